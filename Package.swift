@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// C libraries come from Debian packages (see scripts/install-deps); each sits behind
+// a system-library target and exactly one Swift wrapper module with no pointers in its API.
+let package = Package(
+    name: "PhoneVerify",
+    products: [
+        .executable(name: "phone-verify", targets: ["phone-verify"]),
+    ],
+    targets: [
+        // C libraries
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto"),
+        .target(
+            name: "CPhoneNumber",
+            path: "Sources/CPhoneNumber",
+            cxxSettings: [.unsafeFlags(["-std=c++17"])],
+            linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]
+        ),
+
+        // One Swift wrapper per C library
+        .target(name: "HTTPTypes"),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPTypes"]),
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "Crypto", dependencies: ["COpenSSL"]),
+        .target(name: "PhoneNumbers", dependencies: ["CPhoneNumber"]),
+
+        // Cross-cutting
+        .target(name: "Telemetry"),
+
+        // Domain and adapters
+        .target(name: "VerifyCore"),
+        .target(name: "Stores", dependencies: ["VerifyCore", "SQLite"]),
+        .target(name: "Gateways", dependencies: ["VerifyCore", "Telemetry"]),
+        .target(name: "Adapters", dependencies: ["VerifyCore", "Crypto", "PhoneNumbers"]),
+        .target(name: "API", dependencies: ["VerifyCore", "HTTPTypes", "Telemetry"]),
+        .target(name: "App", dependencies: [
+            "VerifyCore", "Stores", "Gateways", "Adapters", "API", "HTTPServer", "HTTPTypes", "Telemetry", "Crypto",
+        ]),
+        .executableTarget(name: "phone-verify", dependencies: ["App"]),
+
+        // Test support: fakes for the domain (manual clock, seeded random, in-memory store, recording gateway)
+        .target(name: "VerifyTesting", dependencies: ["VerifyCore", "HTTPTypes"]),
+
+        .testTarget(name: "VerifyCoreTests", dependencies: ["VerifyCore", "VerifyTesting"]),
+        .testTarget(name: "APITests", dependencies: ["API", "VerifyCore", "VerifyTesting", "HTTPTypes", "Telemetry"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTypes"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
+        .testTarget(name: "StoreContractTests", dependencies: ["Stores", "VerifyCore", "VerifyTesting"]),
+        .testTarget(name: "LiveTests", dependencies: ["App", "VerifyCore", "HTTPTypes"]),
+    ]
+)

@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+import Telemetry
+import VerifyCore
+
+/// Everything the API needs, passed in by the application.
+public struct APIDependencies: Sendable {
+    public var service: VerificationService
+    public var keys: any KeyRing
+    public var issuer: String
+    public var clock: any Clock
+    public var random: any RandomSource
+    public var logger: Logger
+    /// Readiness probe: throws with a reason when the service should not get traffic.
+    public var readiness: @Sendable () throws -> Void
+    /// Present only in development mode: enables `/dev/…`.
+    public var devMessages: (any DevMessageLog)?
+    public var clientIP: ClientIPResolver
+
+    public init(
+        service: VerificationService, keys: any KeyRing, issuer: String, clock: any Clock, random: any RandomSource,
+        logger: Logger, readiness: @escaping @Sendable () throws -> Void, devMessages: (any DevMessageLog)?,
+        clientIP: ClientIPResolver = ClientIPResolver()
+    ) {
+        self.service = service
+        self.keys = keys
+        self.issuer = issuer
+        self.clock = clock
+        self.random = random
+        self.logger = logger
+        self.readiness = readiness
+        self.devMessages = devMessages
+        self.clientIP = clientIP
+    }
+}
+
+/// The transport-free HTTP API: routing, request ids, access logs and error mapping.
+/// The HTTP server calls it on its worker threads; tests call it directly.
+public struct APIResponder: HTTPResponder {
+    public let router: Router
+    let dependencies: APIDependencies
+
+    public init(_ dependencies: APIDependencies) {
+        var router = Router()
+        VerificationRoutes(service: dependencies.service, clock: dependencies.clock).register(in: &router)
+        DiscoveryRoutes(keys: dependencies.keys, issuer: dependencies.issuer).register(in: &router)
+        HealthRoutes(readiness: dependencies.readiness).register(in: &router)
+        if let devMessages = dependencies.devMessages {
+            DevRoutes(messages: devMessages, service: dependencies.service).register(in: &router)
+        }
+        self.router = router
+        self.dependencies = dependencies
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var context = RouteContext(
+            requestID: requestID(request), clientIP: dependencies.clientIP.resolve(request))
+        var response = route(request, &context)
+        response.headers.set("X-Request-Id", context.requestID)
+        if request.method == "HEAD" { response.body = .bytes([]) }
+        let logger = dependencies.logger
+        if logger.isEnabled(.info) {
+            let micros = (DispatchTime.now().uptimeNanoseconds - started) / 1000
+            logger.info("request", [
+                ("request_id", context.requestID), ("method", request.method),
+                ("route", context.route.isEmpty ? "unmatched" : context.route), ("status", String(response.status)),
+                ("latency_ms", String(format: "%.3f", Double(micros) / 1000)), ("client_ip", context.clientIP),
+            ])
+        }
+        return response
+    }
+
+    private func route(_ request: HTTPRequest, _ context: inout RouteContext) -> HTTPResponse {
+        switch router.match(method: request.method, path: request.path) {
+        case .notFound:
+            return JSONResponse.error(VerifyError(.notFound, "no route for \(request.method) \(request.path.prefix(200))"))
+        case .methodNotAllowed(let allowed, let template):
+            context.route = template
+            return JSONResponse.error(
+                VerifyError(.methodNotAllowed, "\(request.method) is not allowed here; use \(allowed.joined(separator: ", "))"),
+                headers: ["Allow": allowed.joined(separator: ", ")])
+        case .found(let handler, let template, let parameters):
+            context.route = template
+            context.parameters = parameters
+            do {
+                return try handler(request, context)
+            } catch let error as VerifyError {
+                return JSONResponse.error(error)
+            } catch {
+                dependencies.logger.error("unhandled error", [
+                    ("request_id", context.requestID), ("route", template), ("error", String(describing: type(of: error))),
+                    ("detail", String(String(describing: error).prefix(300))),
+                ])
+                return JSONResponse.error(VerifyError(.internalError, "internal error; see the server log for request \(context.requestID)"))
+            }
+        }
+    }
+
+    /// The caller's `X-Request-Id` when it is short and plain, otherwise a fresh one.
+    private func requestID(_ request: HTTPRequest) -> String {
+        if let given = request.headers["X-Request-Id"], !given.isEmpty, given.utf8.count <= 64,
+            given.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 95 || $0 == 46 })
+        {
+            return given
+        }
+        return dependencies.random.identifier(prefix: "req_")
+    }
+}

@@ -1,0 +1,26 @@
+import HTTPTypes
+import VerifyCore
+
+/// Builders for the API's JSON responses.
+public enum JSONResponse {
+    public static let contentType = "application/json; charset=utf-8"
+
+    public static func make(_ status: Int, _ body: JSONValue, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var headers = headers
+        headers.set("Content-Type", contentType)
+        return HTTPResponse(status: status, headers: headers, body: body.encoded())
+    }
+
+    /// `{"error": {"code", "message", "details"}}` with the code's status; 429s get Retry-After.
+    public static func error(_ error: VerifyError, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var headers = headers
+        if let retryAfter = error.retryAfter { headers.set("Retry-After", String(max(1, retryAfter))) }
+        var members: [JSONMember] = [
+            JSONMember("code", .string(error.code.rawValue)), JSONMember("message", .string(error.message)),
+        ]
+        if !error.details.isEmpty {
+            members.append(JSONMember("details", .object(error.details.keys.sorted().map { JSONMember($0, error.details[$0]!) })))
+        }
+        return make(error.code.httpStatus, ["error": .object(members)], headers: headers)
+    }
+}

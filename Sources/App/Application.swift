@@ -1,0 +1,104 @@
+import API
+import Adapters
+import Crypto
+import Foundation
+import Gateways
+import HTTPServer
+import HTTPTypes
+import Stores
+import Telemetry
+import VerifyCore
+
+/// Wires every part together from a configuration and runs it: store, delivery worker, API, HTTP server.
+public final class Application: @unchecked Sendable {
+    public let configuration: Configuration
+    let logger: Logger
+    let clock: any Clock
+    let random: any RandomSource
+    let consoleOutput: (@Sendable (String) -> Void)?
+
+    private var server: HTTPServer?
+    private var worker: DeliveryWorker?
+    private var store: SQLiteStore?
+    public private(set) var issuer = ""
+    /// In development mode, the record of sent messages.
+    public private(set) var devInbox: DevInbox?
+
+    /// `consoleOutput` replaces stdout for the console sink (tests).
+    public init(
+        configuration: Configuration, logger: Logger, clock: any Clock = SystemClock(),
+        random: any RandomSource = OpenSSLRandom(), consoleOutput: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        self.clock = clock
+        self.random = random
+        self.consoleOutput = consoleOutput
+    }
+
+    /// The bound port (after `start`).
+    public var port: Int { server?.port ?? 0 }
+
+    /// Opens the store (migrating it), starts the delivery worker, then the HTTP server.
+    public func start() throws {
+        let c = configuration
+        for name in c.unknownVariables {
+            logger.warning("unknown setting ignored (typo?)", [("name", name)])
+        }
+        try FileManager.default.createDirectory(atPath: c.dataDirectory, withIntermediateDirectories: true)
+        let store = try SQLiteStore(path: c.sqlitePath, synchronous: c.sqliteSynchronous)
+        self.store = store
+        let keys = try SecretKeys(secret: try KeyMaterial.codeSecret(c))
+        let signer = try JWTSigner(key: try KeyMaterial.signingKey(c))
+        let sealer = AESGCMSealer(key: keys.outboxKey)
+        let inbox = c.mode == .development ? DevInbox() : nil
+        devInbox = inbox
+        var delivery = DeliveryConfiguration()
+        delivery.retention = Double(c.retention)
+        let worker = DeliveryWorker(
+            outbox: store, gateway: ConsoleSink(output: consoleOutput), sealer: sealer, clock: clock, random: random,
+            logger: logger, devLog: inbox, configuration: delivery)
+        self.worker = worker
+        worker.start()
+
+        let late = LateBoundResponder()
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(
+                host: c.listenHost, port: c.listenPort, threadPoolSize: c.httpThreads, connectionLimit: c.maxConnections),
+            responder: late)
+        try server.start()
+        self.server = server
+        issuer = c.issuer ?? "http://\(Self.urlHost(c.listenHost)):\(server.port)"
+        let service = VerificationService(
+            store: store, parser: LibPhoneNumberParser(), hasher: HMACCodeHasher(key: keys.codeHashKey), sealer: sealer,
+            random: random, clock: clock, policy: c.policy,
+            composer: TemplateComposer(appName: c.appName, otpDomain: c.otpDomain), notifier: worker,
+            issuer: CredentialIssuer(
+                issuer: issuer, audience: c.audience, lifetime: c.credentialTTL, keys: try StaticKeyRing(active: signer),
+                random: random))
+        late.set(APIResponder(APIDependencies(
+            service: service, keys: try StaticKeyRing(active: signer), issuer: issuer, clock: clock, random: random,
+            logger: logger, readiness: { try store.read { try $0.ping() } }, devMessages: inbox,
+            clientIP: ClientIPResolver(trustedProxies: c.trustedProxies))))
+        logger.info("listening", [
+            ("address", "\(c.listenHost):\(server.port)"), ("mode", c.mode.rawValue), ("issuer", issuer),
+            ("kid", signer.keyID), ("database", c.sqlitePath),
+        ])
+    }
+
+    /// Stops accepting, lets in-flight requests finish (bounded), stops the worker, closes the store.
+    public func shutdown(graceSeconds: Double = 10) {
+        server?.stopAccepting()
+        server?.shutdown(graceSeconds: graceSeconds)
+        worker?.stop()
+        store?.close()
+        server = nil
+        worker = nil
+        store = nil
+        logger.info("stopped")
+    }
+
+    static func urlHost(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
+    }
+}

@@ -1,0 +1,85 @@
+import Adapters
+import Foundation
+import Stores
+import Telemetry
+import VerifyCore
+
+/// `phone-verify` sub-commands. Returns the process exit code.
+public enum CommandLineTool {
+    public static let version = "0.1.0"
+
+    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        let args = Array(arguments.dropFirst())
+        switch args.first {
+        case "--help", "-h", "help":
+            print(Settings.helpText)
+            return 0
+        case "--version":
+            print("phone-verify \(version)")
+            return 0
+        case nil, "serve":
+            return serve(environment: environment)
+        case "migrate":
+            return withConfiguration(environment) { c in
+                let store = try SQLiteStore(path: c.sqlitePath, synchronous: c.sqliteSynchronous)
+                store.close()
+                print("{\"database\":\"\(c.sqlitePath)\",\"schema_version\":\(SQLiteStore.latestSchemaVersion)}")
+                return 0
+            }
+        case "phone":
+            return phone(Array(args.dropFirst()))
+        default:
+            FileHandle.standardError.write(Data("phone-verify: unknown command \(args[0]); see --help\n".utf8))
+            return 64
+        }
+    }
+
+    static func withConfiguration(_ environment: [String: String], _ body: (Configuration) throws -> Int32) -> Int32 {
+        do {
+            return try body(try Configuration.load(environment: environment))
+        } catch {
+            FileHandle.standardError.write(Data("phone-verify: \(error)\n".utf8))
+            return 78
+        }
+    }
+
+    /// `phone parse NUMBER [--region XX]`: one JSON object, the same parser as the API.
+    static func phone(_ args: [String]) -> Int32 {
+        guard args.first == "parse", args.count >= 2 else {
+            FileHandle.standardError.write(Data("usage: phone-verify phone parse NUMBER [--region XX]\n".utf8))
+            return 64
+        }
+        var region: String?
+        if let i = args.firstIndex(of: "--region"), i + 1 < args.count { region = args[i + 1].uppercased() }
+        let result: JSONValue
+        switch LibPhoneNumberParser().parse(args[1], defaultRegion: region) {
+        case .success(let n):
+            result = ["valid": true, "e164": .string(n.e164), "region": .string(n.region), "type": .string(n.lineType.rawValue),
+                      "international": .string(n.international), "reason": .null]
+        case .failure(let problem):
+            result = ["valid": false, "e164": .null, "region": .null, "type": .null, "reason": .string(problem.rawValue)]
+        }
+        print(result.encodedString())
+        return 0
+    }
+
+    static func serve(environment: [String: String]) -> Int32 {
+        withConfiguration(environment) { c in
+            let logger = Logger(handler: JSONLogHandler(), minimumLevel: c.logLevel, context: [])
+            let app = Application(configuration: c, logger: logger)
+            let signals = SignalWaiter(signals: [SIGTERM, SIGINT])
+            do {
+                try app.start()
+            } catch {
+                logger.error("start-up failed", [("error", String(describing: error))])
+                FileHandle.standardError.write(Data("phone-verify: start-up failed: \(error)\n".utf8))
+                return 1
+            }
+            FileHandle.standardOutput.write(Data("phone-verify listening on \(app.issuer) (port \(app.port), \(c.mode.rawValue) mode)\n".utf8))
+            let signal = signals.wait()
+            logger.info("shutting down", [("signal", String(signal))])
+            app.shutdown()
+            return 0
+        }
+    }
+}

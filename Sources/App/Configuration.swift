@@ -1,0 +1,141 @@
+import API
+import Foundation
+import Telemetry
+import VerifyCore
+
+/// A configuration problem, reported at start-up with the variable's name.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let problems: [String]
+    public var description: String { problems.joined(separator: "\n") }
+}
+
+/// The effective, validated configuration.
+public struct Configuration: Sendable {
+    public enum Mode: String, Sendable { case development, production }
+
+    public var mode: Mode = .development
+    public var listenHost = "127.0.0.1"
+    public var listenPort = 8080
+    public var dataDirectory = "./data"
+    public var sqlitePath = "./data/phone-verify.db"
+    public var sqliteSynchronous = "NORMAL"
+    public var issuer: String?
+    public var audience = "main-auth"
+    public var credentialTTL = 300
+    public var signingKeyFile: String?
+    public var signingAlgorithm = "EdDSA"
+    public var codeSecret: String?
+    public var policy = VerificationPolicy()
+    public var gateways = ["console"]
+    public var appName = "PhoneVerify"
+    public var otpDomain: String?
+    public var trustedProxies: [CIDR] = []
+    public var httpThreads = 2
+    public var maxConnections = 4096
+    public var logLevel = LogLevel.info
+    public var retention = 86_400
+    /// Unknown PHONE_VERIFY_* variables (likely typos), warned about at start-up.
+    public var unknownVariables: [String] = []
+
+    public init() {}
+
+    /// Reads the configuration file named by PHONE_VERIFY_CONFIG_FILE (if any) and then the
+    /// environment, validates everything, and reports every problem at once.
+    public static func load(environment: [String: String]) throws -> Configuration {
+        var values: [String: String] = [:]
+        if let file = environment["PHONE_VERIFY_CONFIG_FILE"], !file.isEmpty {
+            values = try ConfigFile.read(path: file)
+        }
+        for (key, value) in environment where key.hasPrefix("PHONE_VERIFY_") { values[key] = value }
+        return try Configuration(values: values)
+    }
+
+    init(values: [String: String]) throws {
+        var reader = SettingReader(values: values)
+        mode = reader.choice("PHONE_VERIFY_MODE", Mode.self) ?? .development
+        if let listen = reader.string("PHONE_VERIFY_LISTEN") {
+            if let (host, port) = Self.splitHostPort(listen) {
+                listenHost = host
+                listenPort = port
+            } else {
+                reader.problem("PHONE_VERIFY_LISTEN", "must be host:port with a port 0–65535, e.g. 127.0.0.1:8080")
+            }
+        }
+        dataDirectory = reader.string("PHONE_VERIFY_DATA_DIR") ?? "./data"
+        sqlitePath = dataDirectory + "/phone-verify.db"
+        if let url = reader.string("PHONE_VERIFY_DATABASE_URL") {
+            if url.hasPrefix("sqlite:") {
+                let path = String(url.dropFirst("sqlite:".count)).replacingOccurrences(of: "//", with: "", options: .anchored)
+                if path.isEmpty { reader.problem("PHONE_VERIFY_DATABASE_URL", "sqlite: needs a path") } else { sqlitePath = path }
+            } else {
+                reader.problem("PHONE_VERIFY_DATABASE_URL", "only sqlite:PATH is supported by this build")
+            }
+        }
+        sqliteSynchronous = reader.string("PHONE_VERIFY_SQLITE_SYNCHRONOUS")?.uppercased() ?? "NORMAL"
+        if !["NORMAL", "FULL", "EXTRA"].contains(sqliteSynchronous) {
+            reader.problem("PHONE_VERIFY_SQLITE_SYNCHRONOUS", "must be NORMAL, FULL or EXTRA")
+        }
+        issuer = reader.string("PHONE_VERIFY_ISSUER")
+        audience = reader.string("PHONE_VERIFY_AUDIENCE") ?? audience
+        credentialTTL = reader.int("PHONE_VERIFY_CREDENTIAL_TTL", in: 30...86_400) ?? credentialTTL
+        signingKeyFile = reader.string("PHONE_VERIFY_SIGNING_KEY_FILE")
+        signingAlgorithm = reader.string("PHONE_VERIFY_SIGNING_ALGORITHM") ?? signingAlgorithm
+        if !["EdDSA", "ES256", "RS256"].contains(signingAlgorithm) {
+            reader.problem("PHONE_VERIFY_SIGNING_ALGORITHM", "must be EdDSA, ES256 or RS256")
+        }
+        codeSecret = reader.string("PHONE_VERIFY_CODE_SECRET")
+        if let secret = codeSecret, secret.utf8.count < 32 {
+            reader.problem("PHONE_VERIFY_CODE_SECRET", "must be at least 32 characters (e.g. openssl rand -hex 32)")
+        }
+        policy.codeLength = reader.int("PHONE_VERIFY_CODE_LENGTH", in: CodeGenerator.allowedLengths) ?? policy.codeLength
+        policy.codeTTL = reader.int("PHONE_VERIFY_CODE_TTL", in: 30...600) ?? policy.codeTTL
+        policy.maxAttempts = reader.int("PHONE_VERIFY_MAX_ATTEMPTS", in: 1...100) ?? policy.maxAttempts
+        policy.maxSends = reader.int("PHONE_VERIFY_MAX_SENDS", in: 1...20) ?? policy.maxSends
+        policy.resendCooldown = reader.int("PHONE_VERIFY_RESEND_COOLDOWN", in: 0...3600) ?? policy.resendCooldown
+        if let types = reader.list("PHONE_VERIFY_ALLOWED_LINE_TYPES") {
+            let parsed = types.compactMap(LineType.init(rawValue:))
+            if parsed.count != types.count || parsed.isEmpty {
+                reader.problem("PHONE_VERIFY_ALLOWED_LINE_TYPES", "must list line types from: " + LineType.allCases.map(\.rawValue).joined(separator: ", "))
+            } else {
+                policy.allowedLineTypes = Set(parsed)
+            }
+        }
+        policy.regionAllowList = reader.regions("PHONE_VERIFY_REGION_ALLOW_LIST")
+        policy.regionDenyList = reader.regions("PHONE_VERIFY_REGION_DENY_LIST")
+        gateways = reader.list("PHONE_VERIFY_GATEWAYS") ?? gateways
+        for gateway in gateways where gateway != "console" {
+            reader.problem("PHONE_VERIFY_GATEWAYS", "unknown gateway \"\(gateway)\" (this build has: console)")
+        }
+        appName = reader.string("PHONE_VERIFY_APP_NAME") ?? appName
+        otpDomain = reader.string("PHONE_VERIFY_OTP_DOMAIN")
+        for text in reader.list("PHONE_VERIFY_TRUSTED_PROXIES") ?? [] {
+            if let cidr = CIDR(text) { trustedProxies.append(cidr) } else {
+                reader.problem("PHONE_VERIFY_TRUSTED_PROXIES", "\"\(text)\" is not a CIDR such as 10.0.0.0/8")
+            }
+        }
+        httpThreads = reader.int("PHONE_VERIFY_HTTP_THREADS", in: 1...256) ?? httpThreads
+        maxConnections = reader.int("PHONE_VERIFY_MAX_CONNECTIONS", in: 16...65_536) ?? maxConnections
+        if let level = reader.string("PHONE_VERIFY_LOG_LEVEL") {
+            if let parsed = LogLevel(name: level) { logLevel = parsed } else {
+                reader.problem("PHONE_VERIFY_LOG_LEVEL", "must be debug, info, warning or error")
+            }
+        }
+        retention = reader.int("PHONE_VERIFY_RETENTION", in: 600...31_536_000) ?? retention
+        if mode == .production {
+            if signingKeyFile == nil { reader.problem("PHONE_VERIFY_SIGNING_KEY_FILE", "is required in production mode") }
+            if codeSecret == nil { reader.problem("PHONE_VERIFY_CODE_SECRET", "is required in production mode") }
+            if gateways.contains("console") { reader.problem("PHONE_VERIFY_GATEWAYS", "the console sink is refused in production mode") }
+        }
+        unknownVariables = values.keys.filter { Settings.named($0) == nil }.sorted()
+        if !reader.problems.isEmpty { throw ConfigurationError(problems: reader.problems) }
+    }
+
+    static func splitHostPort(_ text: String) -> (String, Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65_535).contains(port)
+        else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+}

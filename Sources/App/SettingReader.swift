@@ -1,0 +1,53 @@
+/// Typed access to raw setting values that collects every problem instead of stopping at the first.
+struct SettingReader {
+    let values: [String: String]
+    private(set) var problems: [String] = []
+
+    init(values: [String: String]) {
+        self.values = values
+    }
+
+    mutating func problem(_ name: String, _ message: String) {
+        problems.append("\(name) \(message)")
+    }
+
+    /// The trimmed value, or nil when unset or empty.
+    func string(_ name: String) -> String? {
+        guard let raw = values[name] else { return nil }
+        let trimmed = raw.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    mutating func int(_ name: String, in range: ClosedRange<Int>) -> Int? {
+        guard let text = string(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            problem(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            return nil
+        }
+        return value
+    }
+
+    mutating func choice<T: RawRepresentable>(_ name: String, _ type: T.Type) -> T? where T.RawValue == String {
+        guard let text = string(name) else { return nil }
+        guard let value = T(rawValue: text.lowercased()) else {
+            problem(name, "has an unknown value \"\(text)\"")
+            return nil
+        }
+        return value
+    }
+
+    /// A comma-separated list, items trimmed, empty items dropped.
+    func list(_ name: String) -> [String]? {
+        string(name).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+    }
+
+    mutating func regions(_ name: String) -> Set<String> {
+        let items = (list(name) ?? []).map { $0.uppercased() }
+        for item in items where !(item.count == 2 && item.allSatisfy({ $0.isASCII && $0.isLetter })) {
+            problem(name, "\"\(item)\" is not an ISO 3166-1 alpha-2 region code")
+        }
+        return Set(items)
+    }
+}
+
+import Foundation

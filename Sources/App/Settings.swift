@@ -1,0 +1,74 @@
+/// One configuration setting: its variable, default and meaning. This table drives both
+/// parsing and `phone-verify --help`, so the help can never drift from what is read.
+public struct Setting: Sendable {
+    public let name: String
+    public let defaultValue: String
+    public let help: String
+    public let secret: Bool
+
+    init(_ name: String, _ defaultValue: String, _ help: String, secret: Bool = false) {
+        self.name = name
+        self.defaultValue = defaultValue
+        self.help = help
+        self.secret = secret
+    }
+}
+
+/// Every setting PhoneVerify reads.
+public enum Settings {
+    public static let all: [Setting] = [
+        Setting("PHONE_VERIFY_CONFIG_FILE", "(none)", "file of KEY=VALUE lines read before the environment (the environment wins)"),
+        Setting("PHONE_VERIFY_MODE", "development", "development or production; production refuses dev endpoints, generated keys and secrets, and the console sink"),
+        Setting("PHONE_VERIFY_LISTEN", "127.0.0.1:8080", "host:port to listen on; port 0 picks a free port and prints it"),
+        Setting("PHONE_VERIFY_DATA_DIR", "./data", "directory of the SQLite database and, in development, generated keys"),
+        Setting("PHONE_VERIFY_DATABASE_URL", "sqlite:<data dir>/phone-verify.db", "the store: sqlite:PATH"),
+        Setting("PHONE_VERIFY_SQLITE_SYNCHRONOUS", "NORMAL", "SQLite synchronous level: NORMAL (durable across process crashes) or FULL (also across power loss)"),
+        Setting("PHONE_VERIFY_ISSUER", "http://<listen>", "credential iss, and the base of the discovery document's URLs"),
+        Setting("PHONE_VERIFY_AUDIENCE", "main-auth", "credential aud"),
+        Setting("PHONE_VERIFY_CREDENTIAL_TTL", "300", "credential lifetime, seconds"),
+        Setting("PHONE_VERIFY_SIGNING_KEY_FILE", "generated in dev (<data dir>/signing-key.pem)", "PEM private key (Ed25519, P-256 or RSA); required in production"),
+        Setting("PHONE_VERIFY_SIGNING_ALGORITHM", "EdDSA", "algorithm of a generated development key: EdDSA, ES256 or RS256"),
+        Setting("PHONE_VERIFY_CODE_SECRET", "generated in dev (<data dir>/code-secret)", "server secret (≥ 32 characters) for code HMACs and outbox encryption; required in production, the same on every replica", secret: true),
+        Setting("PHONE_VERIFY_CODE_LENGTH", "6", "digits per code, 4–10"),
+        Setting("PHONE_VERIFY_CODE_TTL", "300", "seconds a code stays valid (NIST SP 800-63B caps at 600)"),
+        Setting("PHONE_VERIFY_MAX_ATTEMPTS", "5", "checks per verification"),
+        Setting("PHONE_VERIFY_MAX_SENDS", "5", "sends (first + resends) per verification"),
+        Setting("PHONE_VERIFY_RESEND_COOLDOWN", "30", "seconds before the first resend; doubles after each send"),
+        Setting("PHONE_VERIFY_ALLOWED_LINE_TYPES", "mobile,fixed_line_or_mobile", "line types that may receive codes"),
+        Setting("PHONE_VERIFY_REGION_ALLOW_LIST", "(none)", "ISO 3166 regions allowed, comma-separated; empty allows all"),
+        Setting("PHONE_VERIFY_REGION_DENY_LIST", "(none)", "ISO 3166 regions refused, comma-separated"),
+        Setting("PHONE_VERIFY_GATEWAYS", "console", "ordered failover list of SMS gateways"),
+        Setting("PHONE_VERIFY_APP_NAME", "PhoneVerify", "name in the SMS text"),
+        Setting("PHONE_VERIFY_OTP_DOMAIN", "(none)", "adds the origin-bound line \"@domain #code\" to messages"),
+        Setting("PHONE_VERIFY_TRUSTED_PROXIES", "(none)", "CIDRs whose X-Forwarded-For is believed, comma-separated"),
+        Setting("PHONE_VERIFY_HTTP_THREADS", "2", "HTTP worker threads"),
+        Setting("PHONE_VERIFY_MAX_CONNECTIONS", "4096", "concurrent connections accepted"),
+        Setting("PHONE_VERIFY_LOG_LEVEL", "info", "debug, info, warning or error"),
+        Setting("PHONE_VERIFY_RETENTION", "86400", "seconds ended verifications and sent messages are kept before purging"),
+    ]
+
+    public static func named(_ name: String) -> Setting? { all.first { $0.name == name } }
+
+    /// The text of `phone-verify --help`.
+    public static var helpText: String {
+        var lines = [
+            "phone-verify — self-hosted phone OTP verification",
+            "",
+            "Usage: phone-verify [serve]            run the service (default)",
+            "       phone-verify migrate            apply database migrations and exit",
+            "       phone-verify phone parse NUMBER [--region XX]",
+            "                                       show how a number is parsed (JSON)",
+            "       phone-verify --help | --version",
+            "",
+            "Settings (environment variables, or KEY=VALUE lines in PHONE_VERIFY_CONFIG_FILE):",
+        ]
+        let width = (all.map(\.name.count).max() ?? 0) + 2
+        for setting in all {
+            lines.append("  " + setting.name.padding(toLength: width, withPad: " ", startingAt: 0) + "default: " + setting.defaultValue)
+            lines.append("  " + String(repeating: " ", count: width) + setting.help)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+import Foundation

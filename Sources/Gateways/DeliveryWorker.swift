@@ -1,0 +1,200 @@
+import Foundation
+import Telemetry
+import VerifyCore
+
+/// Tuning of the delivery worker.
+public struct DeliveryConfiguration: Sendable {
+    public var batchSize = 64
+    /// Seconds a claim holds before another worker may take the message.
+    public var leaseSeconds = 30
+    /// Attempts before a retryable failure becomes final.
+    public var maxAttempts = 8
+    /// First retry delay and cap, seconds (exponential with jitter in between).
+    public var retryBase = 1.0
+    public var retryCap = 60.0
+    /// Seconds between polls when nothing wakes the worker.
+    public var pollInterval = 1.0
+    /// How long ended verifications and sent messages are kept, seconds.
+    public var retention = 86_400.0
+    public var purgeInterval = 60.0
+
+    public init() {}
+}
+
+/// Sends outbox messages off the request path: claims due messages with a lease, opens their
+/// sealed payloads, hands them to the gateway, and records each outcome. Pending messages
+/// left by a crash are due at once, so they go out right after start-up.
+public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
+    private let outbox: any OutboxStore
+    private let gateway: any SMSGateway
+    private let sealer: any MessageSealer
+    private let clock: any Clock
+    private let random: any RandomSource
+    private let logger: Logger
+    private let devLog: (any DevMessageLog)?
+    private let configuration: DeliveryConfiguration
+    public let owner: String
+
+    private let condition = NSCondition()
+    private var wakeups = 0
+    private var running = false
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+
+    public init(
+        outbox: any OutboxStore, gateway: any SMSGateway, sealer: any MessageSealer, clock: any Clock,
+        random: any RandomSource, logger: Logger, devLog: (any DevMessageLog)?,
+        configuration: DeliveryConfiguration = DeliveryConfiguration(), owner: String? = nil
+    ) {
+        self.outbox = outbox
+        self.gateway = gateway
+        self.sealer = sealer
+        self.clock = clock
+        self.random = random
+        self.logger = logger
+        self.devLog = devLog
+        self.configuration = configuration
+        self.owner = owner ?? random.identifier(prefix: "worker_")
+    }
+
+    /// Wakes the worker: called after a commit that queued messages.
+    public func messagesQueued() {
+        condition.lock()
+        wakeups += 1
+        condition.signal()
+        condition.unlock()
+    }
+
+    public func start() {
+        condition.lock()
+        running = true
+        condition.unlock()
+        let thread = Thread { [self] in loop() }
+        thread.name = "delivery-worker"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops after the current batch, then releases any lease still held.
+    public func stop() {
+        condition.lock()
+        guard running else { condition.unlock(); return }
+        running = false
+        condition.signal()
+        condition.unlock()
+        finished.wait()
+        do { try outbox.releaseLeases(owner: owner) } catch {
+            logger.warning("could not release outbox leases", [("error", String(describing: error))])
+        }
+    }
+
+    private func loop() {
+        var lastPurge = Date.distantPast
+        while isRunning {
+            let processed = runOnce()
+            if Date().timeIntervalSince(lastPurge) >= configuration.purgeInterval {
+                lastPurge = Date()
+                purge()
+            }
+            if processed == 0 { waitForWork() }
+        }
+        finished.signal()
+    }
+
+    private var isRunning: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return running
+    }
+
+    private func waitForWork() {
+        condition.lock()
+        if wakeups == 0 && running {
+            _ = condition.wait(until: Date().addingTimeInterval(configuration.pollInterval))
+        }
+        wakeups = 0
+        condition.unlock()
+    }
+
+    /// Claims and processes one batch; returns how many messages it handled.
+    @discardableResult
+    public func runOnce() -> Int {
+        let now = clock.now()
+        let claimed: [OutboxMessage]
+        do {
+            claimed = try outbox.claimDue(
+                limit: configuration.batchSize, now: now,
+                leaseUntil: now.addingTimeInterval(TimeInterval(configuration.leaseSeconds)), owner: owner)
+        } catch {
+            logger.error("outbox claim failed", [("error", String(describing: error))])
+            return 0
+        }
+        guard !claimed.isEmpty else { return 0 }
+        let outcomes = claimed.map(deliver)
+        do {
+            try outbox.complete(outcomes, owner: owner)
+        } catch {
+            logger.error("outbox completion failed; messages will be retried after their lease", [("error", String(describing: error))])
+        }
+        return claimed.count
+    }
+
+    private func deliver(_ message: OutboxMessage) -> OutboxOutcome {
+        let now = clock.now()
+        let attempts = message.attempts + 1
+        func outcome(_ status: DeliveryStatus, error: String?, next: Date? = nil, provider: String? = nil) -> OutboxOutcome {
+            OutboxOutcome(
+                messageID: message.id, status: status, gateway: gateway.name, providerMessageID: provider,
+                lastError: error, nextAttemptAt: next, attempts: attempts, at: now)
+        }
+        guard now < message.expiresAt else { return outcome(.failed, error: "code expired before delivery") }
+        let payload: MessagePayload
+        do {
+            payload = try JSONDecoder().decode(MessagePayload.self, from: Data(try sealer.open(message.sealedPayload)))
+        } catch {
+            logger.error("outbox payload cannot be opened (wrong PHONE_VERIFY_CODE_SECRET?)", [("message_id", message.id)])
+            return outcome(.failed, error: "payload cannot be decrypted")
+        }
+        let sms = SMS(
+            messageID: message.id, to: message.to, display: payload.display, body: payload.body, code: payload.code,
+            verificationID: message.verificationID, purpose: message.purpose, locale: payload.locale,
+            expiresAt: message.expiresAt)
+        let fields = [("message_id", message.id), ("verification_id", message.verificationID),
+                      ("to", PhoneMask.mask(message.to)), ("gateway", gateway.name)]
+        switch gateway.send(sms) {
+        case .sent(let providerID, let status):
+            devLog?.record(DevMessage(
+                to: message.to, body: payload.body, code: payload.code, verificationID: message.verificationID,
+                purpose: message.purpose, gateway: gateway.name, sentAt: now))
+            logger.info("sms sent", fields)
+            return outcome(status, error: nil, provider: providerID)
+        case .permanent(let reason):
+            logger.warning("sms failed permanently", fields + [("reason", reason)])
+            return outcome(.failed, error: reason)
+        case .retryable(let reason, let retryAfter):
+            guard attempts < configuration.maxAttempts else {
+                logger.warning("sms failed after retries", fields + [("reason", reason)])
+                return outcome(.failed, error: reason)
+            }
+            let next = now.addingTimeInterval(max(backoff(attempt: attempts), Double(retryAfter ?? 0)))
+            logger.info("sms will be retried", fields + [("reason", reason), ("attempt", String(attempts))])
+            return outcome(.queued, error: reason, next: next)
+        }
+    }
+
+    /// Exponential backoff with jitter: uniform in [d/2, d] where d = base × 2^(attempt−1), capped.
+    func backoff(attempt: Int) -> Double {
+        let d = min(configuration.retryCap, configuration.retryBase * pow(2, Double(max(0, attempt - 1))))
+        let fraction = Double(random.uniform(below: 1_000_000)) / 1_000_000
+        return d / 2 + fraction * d / 2
+    }
+
+    private func purge() {
+        do {
+            let removed = try outbox.purge(endedBefore: clock.now().addingTimeInterval(-configuration.retention))
+            if removed > 0 { logger.info("purged ended verifications", [("rows", String(removed))]) }
+        } catch {
+            logger.warning("purge failed", [("error", String(describing: error))])
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import CMicroHTTPD
+import Glibc
+import HTTPTypes
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd that hands complete requests to an ``HTTPResponder``.
+///
+/// libmicrohttpd runs an epoll event loop on `threadPoolSize` threads; the responder is called
+/// synchronously on those threads (no hop to Swift's cooperative pool), so it should be quick
+/// or at least not wait on work that needs the same threads. Keep-alive, chunked uploads,
+/// timeouts and oversized request heads are handled by libmicrohttpd.
+///
+/// A started server keeps itself alive until ``shutdown(graceSeconds:)`` returns.
+public final class HTTPServer: Sendable {
+    private struct Running {
+        let daemon: DaemonHandle
+        let port: Int
+        /// The listen socket once quiesced; MHD requires closing it only after MHD_stop_daemon.
+        var quiescedSocket: Int32?
+        /// The daemon's callbacks point at this object without retaining it.
+        let keepAlive: HTTPServer
+    }
+
+    private enum Lifecycle {
+        case idle
+        case running(Running)
+        case stopped
+    }
+
+    let configuration: HTTPServerConfiguration
+    let responder: any HTTPResponder
+    /// Requests between the first access-handler call and MHD's completion notice.
+    let inFlight = Atomic<Int>(0)
+    /// Set by shutdown: responses then carry `Connection: close`.
+    let draining = Atomic<Bool>(false)
+    let streams = StreamRegistry()
+    private let lifecycle = Mutex(Lifecycle.idle)
+
+    /// Creates a stopped server; call ``start()`` to listen.
+    public init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), responder: any HTTPResponder) {
+        self.configuration = configuration
+        self.responder = responder
+    }
+
+    /// Binds the configured address and starts serving.
+    /// - Throws: ``HTTPServerError`` when the configuration is invalid or the bind fails.
+    public func start() throws {
+        try lifecycle.withLock { lifecycle in
+            guard case .idle = lifecycle else { throw HTTPServerError.alreadyStarted }
+            let daemon = try startDaemon()
+            let port = Int(pv_mhd_bound_port(daemon.pointer))
+            lifecycle = .running(Running(daemon: daemon, port: port, quiescedSocket: nil, keepAlive: self))
+        }
+    }
+
+    /// The port actually bound (useful with port 0), or 0 when the server is not running.
+    public var port: Int {
+        lifecycle.withLock { lifecycle in
+            if case .running(let running) = lifecycle { return running.port }
+            return 0
+        }
+    }
+
+    /// Number of requests currently being received, handled or sent.
+    public var inFlightRequests: Int { inFlight.load(ordering: .relaxed) }
+
+    /// Stops accepting new connections (new connects are refused); connections already
+    /// accepted, including idle keep-alive ones, are still served. Idempotent.
+    public func stopAccepting() {
+        lifecycle.withLock { lifecycle in
+            guard case .running(var running) = lifecycle, running.quiescedSocket == nil else { return }
+            let socket = MHD_quiesce_daemon(running.daemon.pointer)
+            guard socket >= 0 else { return }
+            // MHD no longer polls the socket; shutting it down makes Linux refuse new connections
+            // at once instead of leaving them in the backlog until MHD_stop_daemon.
+            _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
+            running.quiescedSocket = socket
+            lifecycle = .running(running)
+        }
+    }
+
+    /// Stops the server gracefully: stops accepting, ends stream bodies, waits up to
+    /// `graceSeconds` for in-flight requests to finish (their responses are still sent, with
+    /// `Connection: close`), then closes every connection and joins the worker threads.
+    public func shutdown(graceSeconds: Double) {
+        guard isRunning else { return }
+        draining.store(true, ordering: .relaxed)
+        stopAccepting()
+        streams.closeAndFinishAll()
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(max(0, graceSeconds) * 1000)))
+        while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
+            usleep(2_000)
+        }
+        let running = lifecycle.withLock { lifecycle -> Running? in
+            guard case .running(let running) = lifecycle else { return nil }
+            lifecycle = .stopped
+            return running
+        }
+        guard let running else { return }
+        MHD_stop_daemon(running.daemon.pointer)
+        if let socket = running.quiescedSocket { _ = Glibc.close(socket) }
+    }
+
+    private var isRunning: Bool {
+        lifecycle.withLock { lifecycle in
+            if case .running = lifecycle { return true }
+            return false
+        }
+    }
+}

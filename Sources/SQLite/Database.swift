@@ -1,0 +1,84 @@
+/// A SQLite database in WAL mode: one group-committing writer plus a pool of readers.
+///
+/// Meant to be shared by many threads (e.g. an HTTP server's worker threads).
+/// ``write(_:)`` hands the body to a dedicated writer thread, which commits
+/// the bodies queued at the same time in one transaction: one WAL commit for
+/// many requests. ``read(_:)`` runs on the calling thread with a pooled
+/// read-only connection, in parallel with the writer. Both take synchronous
+/// closures, so no connection is ever held across an `await`; from async
+/// code, call them off the cooperative pool.
+public final class Database: Sendable {
+    /// The configuration the database was opened with.
+    public let configuration: DatabaseConfiguration
+    /// The migration versions applied when this instance opened the file.
+    public let appliedMigrations: [Int]
+    private let writer: Writer
+    private let readers: ReaderPool
+
+    /// Opens (creating the file and its directory if needed) the database,
+    /// switches it to WAL, sets `synchronous`, runs `migrations` on the writer
+    /// connection, and starts the writer thread.
+    public init(_ configuration: DatabaseConfiguration, migrations: [Migration]) throws {
+        try configuration.validate()
+        try FileSystem.createParentDirectory(of: configuration.path)
+        let connection = try Connection(
+            path: configuration.path, readOnly: false, busyTimeoutMillis: configuration.busyTimeoutMillis)
+        let mode = try connection.queryOne("PRAGMA journal_mode = WAL")?.text(0)
+        guard mode?.lowercased() == "wal" else {
+            throw SQLiteError.misuse("could not enable WAL (journal_mode is \(mode ?? "unknown"))")
+        }
+        try connection.execute("PRAGMA synchronous = \(configuration.synchronous)")
+        self.appliedMigrations = try Migrator.migrate(connection, migrations)
+        self.configuration = configuration
+        self.writer = Writer(
+            connection: connection,
+            maxBatchSize: configuration.maxBatchSize,
+            maxBatchWaitMicros: configuration.maxBatchWaitMicros)
+        self.readers = ReaderPool(
+            path: configuration.path,
+            capacity: configuration.readerCount,
+            busyTimeoutMillis: configuration.busyTimeoutMillis)
+        try writer.start()
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Runs `body` on the writer thread inside a transaction shared with other
+    /// concurrent writes, and returns its result once that transaction committed.
+    ///
+    /// - Each body runs in its own savepoint: if it throws, only its changes are
+    ///   rolled back and only this caller gets the error.
+    /// - If the commit fails, every caller of the batch gets the error. After
+    ///   `SQLITE_BUSY` the whole batch is retried once, so a body may run twice:
+    ///   keep side effects inside the database.
+    /// - Calling `write` from inside a body runs inline (nested savepoint) rather
+    ///   than deadlocking. Do not block a body on another thread's `write`.
+    /// - Do not `BEGIN`, `COMMIT` or `ROLLBACK` in a body; use `SAVEPOINT` freely.
+    @discardableResult
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) throws -> T {
+        let value = try writer.submit { connection -> any Sendable in try body(connection) }
+        guard let result = value as? T else { preconditionFailure("write returned \(type(of: value)), not \(T.self)") }
+        return result
+    }
+
+    /// Runs `body` on the calling thread with a read-only connection from the
+    /// pool (waiting if all `readerCount` are busy). Wrap several queries in
+    /// `BEGIN` … `COMMIT` for one consistent snapshot; uncommitted writes of a
+    /// concurrent write body are not visible.
+    public func read<T: Sendable>(_ body: @Sendable (Connection) throws -> T) throws -> T {
+        try readers.withConnection(body)
+    }
+
+    /// Finishes the queued writes, stops the writer thread and closes all
+    /// connections (in-use readers close when their body returns). Idempotent;
+    /// later `read`/`write` calls throw.
+    public func close() {
+        writer.stop()
+        readers.close()
+    }
+
+    /// Group-commit counters: batches, jobs, failures, queue depth.
+    public var statistics: DatabaseStatistics { writer.statistics }
+}

@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The single writer behind ``Database/write(_:)``: a dedicated thread that
+/// owns the only read-write connection and commits queued jobs in groups.
+///
+/// Callers append a ``WriteJob`` under `lock` and sleep until the writer marks
+/// it done. The lock is held only to move jobs and results, never while SQLite
+/// works, so callers never spin or block on disk I/O through it.
+final class Writer: @unchecked Sendable {
+    // @unchecked: `pending`, `state`, `threadID` and `stats` are guarded by
+    // `lock`; `connection` and `nestedDepth` are used only by the writer thread
+    // (and by `init` before that thread exists).
+    let lock = Lock()
+    private let workAvailable = Condition()
+    private let stopped = Condition()
+    private var pending: [WriteJob] = []
+    private var state = State.created
+    private var threadID: pthread_t?
+    var stats = DatabaseStatistics()
+
+    var connection: Connection?
+    let maxBatchSize: Int
+    private let maxBatchWaitMicros: Int
+
+    private enum State { case created, running, closing, stopped }
+
+    init(connection: Connection, maxBatchSize: Int, maxBatchWaitMicros: Int) {
+        self.connection = connection
+        self.maxBatchSize = maxBatchSize
+        self.maxBatchWaitMicros = maxBatchWaitMicros
+    }
+
+    /// Starts the writer thread.
+    func start() throws {
+        lock.withLock { state = .running }
+        do {
+            try DetachedThread.start(name: "sqlite-writer") { [self] in runLoop() }
+        } catch {
+            lock.withLock { state = .stopped }
+            throw error
+        }
+    }
+
+    /// Runs `work` in the next batch and blocks until that batch committed (or
+    /// failed). On the writer thread itself (a `write` nested in a write body)
+    /// it runs inline in a savepoint of the current transaction instead.
+    func submit(_ work: @escaping @Sendable (Connection) throws -> any Sendable) throws -> any Sendable {
+        lock.lock()
+        if let threadID, pthread_equal(threadID, pthread_self()) != 0 {
+            lock.unlock()
+            return try runNested(work)
+        }
+        guard state == .running else {
+            lock.unlock()
+            throw SQLiteError.closed
+        }
+        let job = WriteJob(work)
+        pending.append(job)
+        workAvailable.signal()
+        while !job.isDone { lock.wait(job.done) }
+        lock.unlock()
+        guard let outcome = job.outcome else { preconditionFailure("write job finished without an outcome") }
+        return try outcome.get()
+    }
+
+    /// Refuses new jobs, lets the writer finish the queued ones, and returns
+    /// once it has closed its connection. Idempotent. Called on the writer
+    /// thread (from a write body) it only requests the stop.
+    func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        if state == .created { state = .stopped }
+        if state == .running { state = .closing }
+        workAvailable.signal()
+        if let threadID, pthread_equal(threadID, pthread_self()) != 0 { return }
+        while state != .stopped { lock.wait(stopped) }
+    }
+
+    /// A snapshot of the counters.
+    var statistics: DatabaseStatistics {
+        lock.withLock {
+            var snapshot = stats
+            snapshot.queueDepth = pending.count
+            return snapshot
+        }
+    }
+
+    /// The writer thread's body: take a batch, run it without the lock, hand
+    /// out the results, repeat until stopped and drained.
+    private func runLoop() {
+        lock.withLock { threadID = pthread_self() }
+        while let batch = nextBatch() {
+            guard let connection else { preconditionFailure("writer connection missing") }
+            let outcomes = perform(batch, on: connection)
+            finish(batch, outcomes)
+        }
+        connection = nil  // closes the database file before stop() returns
+        lock.withLock {
+            threadID = nil
+            state = .stopped
+            stopped.broadcast()
+        }
+    }
+
+    /// Waits for work and takes up to `maxBatchSize` jobs; `nil` once closing
+    /// and drained.
+    private func nextBatch() -> [WriteJob]? {
+        lock.lock()
+        defer { lock.unlock() }
+        while pending.isEmpty && state == .running { lock.wait(workAvailable) }
+        if pending.isEmpty { return nil }
+        if maxBatchWaitMicros > 0 && pending.count < maxBatchSize && state == .running {
+            let deadline = Lock.deadline(afterMicros: maxBatchWaitMicros)
+            while pending.count < maxBatchSize && state == .running {
+                if !lock.wait(workAvailable, until: deadline) { break }
+            }
+        }
+        if pending.count <= maxBatchSize {
+            defer { pending.removeAll(keepingCapacity: true) }
+            return pending
+        }
+        let batch = Array(pending.prefix(maxBatchSize))
+        pending.removeFirst(maxBatchSize)
+        return batch
+    }
+
+    /// Publishes outcomes and wakes each caller of the batch.
+    private func finish(_ batch: [WriteJob], _ outcomes: [Result<any Sendable, any Error>]) {
+        lock.withLock {
+            for (job, outcome) in zip(batch, outcomes) {
+                job.outcome = outcome
+                job.isDone = true
+                job.done.signal()
+                if case .failure = outcome { stats.failedJobs += 1 }
+            }
+            stats.jobs += batch.count
+            stats.largestBatch = max(stats.largestBatch, batch.count)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import SQLite
+
+/// Versioned schema of the SQLite store. Append new migrations; never edit applied ones.
+enum SQLiteSchema {
+    static let migrations: [Migration] = [
+        Migration(version: 1, name: "verifications, outbox, idempotency keys", sql: """
+            CREATE TABLE verifications (
+                id TEXT PRIMARY KEY,
+                phone_number TEXT NOT NULL,
+                display TEXT NOT NULL,
+                region TEXT NOT NULL,
+                country_code INTEGER NOT NULL,
+                channel TEXT NOT NULL,
+                locale TEXT,
+                purpose TEXT NOT NULL,
+                subject TEXT,
+                session_id TEXT,
+                status TEXT NOT NULL,
+                code_hash BLOB NOT NULL,
+                code_length INTEGER NOT NULL,
+                attempts INTEGER NOT NULL,
+                max_attempts INTEGER NOT NULL,
+                sends INTEGER NOT NULL,
+                max_sends INTEGER NOT NULL,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                last_sent_at INTEGER NOT NULL,
+                resend_available_at INTEGER NOT NULL,
+                approved_at INTEGER
+            ) WITHOUT ROWID;
+            CREATE INDEX verifications_expires_at ON verifications (expires_at);
+            CREATE TABLE outbox (
+                id TEXT PRIMARY KEY,
+                verification_id TEXT NOT NULL,
+                to_number TEXT NOT NULL,
+                purpose TEXT NOT NULL,
+                payload BLOB,
+                status TEXT NOT NULL,
+                gateway TEXT,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT,
+                provider_message_id TEXT,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL,
+                next_attempt_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                lease_owner TEXT,
+                lease_until INTEGER
+            );
+            CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE status = 'queued';
+            CREATE INDEX outbox_by_verification ON outbox (verification_id, created_at);
+            CREATE INDEX outbox_by_provider_id ON outbox (provider_message_id) WHERE provider_message_id IS NOT NULL;
+            CREATE TABLE idempotency_keys (
+                key TEXT PRIMARY KEY,
+                fingerprint TEXT NOT NULL,
+                verification_id TEXT NOT NULL,
+                snapshot BLOB NOT NULL,
+                created_at INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
+            """),
+    ]
+}

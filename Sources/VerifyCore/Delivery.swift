@@ -1,0 +1,88 @@
+import Foundation
+
+/// Delivery state of the latest message of a verification.
+public enum DeliveryStatus: String, Sendable, Codable {
+    case queued
+    case sent
+    case delivered
+    case failed
+    case undelivered
+}
+
+/// What a client is told about a message's delivery.
+public struct Delivery: Sendable, Equatable {
+    public var status: DeliveryStatus
+    public var gateway: String?
+    public var attempts: Int
+    public var lastError: String?
+    public var updatedAt: Date
+
+    public init(status: DeliveryStatus, gateway: String?, attempts: Int, lastError: String?, updatedAt: Date) {
+        self.status = status
+        self.gateway = gateway
+        self.attempts = attempts
+        self.lastError = lastError
+        self.updatedAt = updatedAt
+    }
+}
+
+/// One message waiting in (or having passed through) the durable outbox. Its payload
+/// (text and code) is sealed at rest and erased once sent or once the code has expired.
+public struct OutboxMessage: Sendable, Equatable {
+    public var id: String
+    public var verificationID: String
+    public var to: String
+    public var purpose: Purpose
+    public var sealedPayload: [UInt8]
+    public var status: DeliveryStatus
+    public var gateway: String?
+    public var attempts: Int
+    public var lastError: String?
+    public var providerMessageID: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var nextAttemptAt: Date
+    /// After this instant the code is useless: the payload is erased and the message not sent.
+    public var expiresAt: Date
+
+    public init(
+        id: String, verificationID: String, to: String, purpose: Purpose, sealedPayload: [UInt8],
+        status: DeliveryStatus = .queued, gateway: String? = nil, attempts: Int = 0, lastError: String? = nil,
+        providerMessageID: String? = nil, createdAt: Date, updatedAt: Date, nextAttemptAt: Date, expiresAt: Date
+    ) {
+        self.id = id
+        self.verificationID = verificationID
+        self.to = to
+        self.purpose = purpose
+        self.sealedPayload = sealedPayload
+        self.status = status
+        self.gateway = gateway
+        self.attempts = attempts
+        self.lastError = lastError
+        self.providerMessageID = providerMessageID
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.nextAttemptAt = nextAttemptAt
+        self.expiresAt = expiresAt
+    }
+
+    public var delivery: Delivery {
+        Delivery(status: status, gateway: gateway, attempts: attempts, lastError: lastError, updatedAt: updatedAt)
+    }
+}
+
+/// The sealed content of an outbox message.
+public struct MessagePayload: Sendable, Equatable, Codable {
+    public var body: String
+    public var code: String
+    public var locale: String?
+    /// International format of the destination, for the console sink.
+    public var display: String
+
+    public init(body: String, code: String, locale: String?, display: String) {
+        self.body = body
+        self.code = code
+        self.locale = locale
+        self.display = display
+    }
+}

@@ -1,0 +1,29 @@
+/// Cryptographically secure randomness, injected so tests can seed it.
+public protocol RandomSource: Sendable {
+    /// `count` uniformly random bytes.
+    func bytes(_ count: Int) -> [UInt8]
+    /// A uniformly random integer in `0..<bound` (no modulo bias).
+    func uniform(below bound: UInt64) -> UInt64
+}
+
+extension RandomSource {
+    /// A prefixed random identifier, e.g. `ver_` + 32 lowercase hex digits (128 bits).
+    public func identifier(prefix: String) -> String {
+        prefix + Hex.encode(bytes(16))
+    }
+}
+
+/// Lowercase hexadecimal encoding.
+public enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    public static func encode(_ bytes: [UInt8]) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

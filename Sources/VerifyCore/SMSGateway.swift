@@ -1,0 +1,75 @@
+import Foundation
+
+/// One SMS as a gateway receives it.
+public struct SMS: Sendable, Equatable {
+    public let messageID: String
+    public let to: String
+    /// International format of `to`, for people.
+    public let display: String
+    public let body: String
+    public let code: String
+    public let verificationID: String
+    public let purpose: Purpose
+    public let locale: String?
+    public let expiresAt: Date
+
+    public init(
+        messageID: String, to: String, display: String, body: String, code: String, verificationID: String,
+        purpose: Purpose, locale: String?, expiresAt: Date
+    ) {
+        self.messageID = messageID
+        self.to = to
+        self.display = display
+        self.body = body
+        self.code = code
+        self.verificationID = verificationID
+        self.purpose = purpose
+        self.locale = locale
+        self.expiresAt = expiresAt
+    }
+}
+
+/// What a gateway says about one send.
+public enum GatewayResult: Sendable, Equatable {
+    /// Accepted by the provider; `providerMessageID` identifies it in status callbacks.
+    case sent(providerMessageID: String?, status: DeliveryStatus)
+    /// Worth retrying (timeout, 5xx, 429), optionally not before `retryAfter` seconds.
+    case retryable(reason: String, retryAfter: Int?)
+    /// Will never succeed (invalid number, blocked destination).
+    case permanent(reason: String)
+}
+
+/// A way to send SMS: console sink, Twilio, Vonage, webhook, or a failover chain of them.
+/// Called from delivery worker threads, never from a request.
+public protocol SMSGateway: Sendable {
+    var name: String { get }
+    func send(_ sms: SMS) -> GatewayResult
+}
+
+/// A message as development tools show it (`GET /dev/messages`, the dev inbox).
+public struct DevMessage: Sendable, Equatable {
+    public let to: String
+    public let body: String
+    public let code: String
+    public let verificationID: String
+    public let purpose: Purpose
+    public let gateway: String
+    public let sentAt: Date
+
+    public init(to: String, body: String, code: String, verificationID: String, purpose: Purpose, gateway: String, sentAt: Date) {
+        self.to = to
+        self.body = body
+        self.code = code
+        self.verificationID = verificationID
+        self.purpose = purpose
+        self.gateway = gateway
+        self.sentAt = sentAt
+    }
+}
+
+/// Development-mode record of sent messages. Production wiring never creates one.
+public protocol DevMessageLog: Sendable {
+    func record(_ message: DevMessage)
+    /// Newest first, optionally only those to one E.164 number.
+    func messages(to phoneNumber: String?, limit: Int) -> [DevMessage]
+}

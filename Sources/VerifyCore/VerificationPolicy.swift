@@ -1,0 +1,41 @@
+/// Tunable rules of the verification lifecycle (SPEC.md "Policies and defaults").
+public struct VerificationPolicy: Sendable, Equatable {
+    public var codeLength: Int = 6
+    /// Seconds a code stays valid.
+    public var codeTTL: Int = 300
+    public var maxAttempts: Int = 5
+    public var maxSends: Int = 5
+    /// Seconds before the first resend; doubles after each send.
+    public var resendCooldown: Int = 30
+    public var allowedLineTypes: Set<LineType> = [.mobile, .fixedLineOrMobile]
+    /// ISO 3166 regions; when non-empty only these are allowed.
+    public var regionAllowList: Set<String> = []
+    public var regionDenyList: Set<String> = []
+    /// Seconds an `Idempotency-Key` is remembered.
+    public var idempotencyWindow: Int = 86_400
+
+    public init() {}
+
+    /// Seconds to wait after the `sends`-th send before the next one: cooldown × 2^(sends−1).
+    public func cooldown(afterSends sends: Int) -> Int {
+        let doublings = min(max(sends - 1, 0), 20)
+        return resendCooldown * (1 << doublings)
+    }
+
+    /// Refusal for a number this policy does not serve, or nil.
+    public func refusal(for number: PhoneNumber) -> VerifyError? {
+        if !regionAllowList.isEmpty && !regionAllowList.contains(number.region)
+            || regionDenyList.contains(number.region)
+        {
+            return VerifyError(
+                .regionNotAllowed, "phone numbers of region \(number.region) are not accepted",
+                details: ["region": .string(number.region)])
+        }
+        if !allowedLineTypes.contains(number.lineType) {
+            return VerifyError(
+                .unsupportedLineType, "\(number.lineType.rawValue) numbers cannot receive verification codes",
+                details: ["line_type": .string(number.lineType.rawValue)])
+        }
+        return nil
+    }
+}

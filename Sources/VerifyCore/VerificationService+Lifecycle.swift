@@ -1,0 +1,137 @@
+import Foundation
+
+extension VerificationService {
+    /// The verification with its effective status and latest delivery.
+    public func get(id: String, purposes: Set<Purpose> = [.signIn]) throws -> VerificationView {
+        let now = clock.now()
+        return try store.read { reader -> VerificationView in
+            guard let v = try reader.verification(id: id), purposes.contains(v.purpose) else {
+                throw VerifyError.notFound(id)
+            }
+            return VerificationView(
+                verification: v, status: v.status(at: now), delivery: try reader.latestMessage(verificationID: id)?.delivery)
+        }
+    }
+
+    /// Sends a new code; the previous code stops working, the attempt counter is kept, and
+    /// the cooldown doubles after each send.
+    public func resend(id: String, purposes: Set<Purpose> = [.signIn]) throws -> Verification {
+        let now = clock.now()
+        let code = CodeGenerator(length: policy.codeLength, random: random).next()
+        let service = self
+        let updated = try store.write { tx -> Verification in
+            guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
+                throw VerifyError.notFound(id)
+            }
+            try Self.requireUsable(v, now: now)
+            guard v.sends < v.maxSends else {
+                throw VerifyError(
+                    .maxSendsReached, "no more codes can be sent for this verification; start a new one",
+                    details: ["max_sends": .int(Int64(v.maxSends))], retryAfter: Self.remainingLifetime(v, now: now))
+            }
+            guard now >= v.resendAvailableAt else {
+                let wait = Int(v.resendAvailableAt.timeIntervalSince(now).rounded(.up))
+                throw VerifyError(
+                    .resendTooSoon, "a new code can be sent in \(wait) s",
+                    details: ["resend_available_at": .string(RFC3339.format(v.resendAvailableAt))], retryAfter: wait)
+            }
+            v.sends += 1
+            v.codeHash = service.hasher.hash(code: code, verificationID: v.id)
+            v.lastSentAt = now
+            v.expiresAt = now.addingTimeInterval(TimeInterval(service.policy.codeTTL))
+            v.resendAvailableAt = now.addingTimeInterval(TimeInterval(service.policy.cooldown(afterSends: v.sends)))
+            try tx.update(v)
+            try tx.supersedeQueuedMessages(verificationID: v.id, reason: "superseded by a resend", now: now)
+            try tx.enqueue(try service.outboxMessage(for: v, code: code, now: now))
+            return v
+        }
+        notifier.messagesQueued()
+        return updated
+    }
+
+    /// Checks a code. The attempt is counted before the comparison, in the same transaction,
+    /// so parallel guesses can never exceed the cap; a correct code is accepted once.
+    public func check(id: String, code: String, purposes: Set<Purpose> = [.signIn]) throws -> Verification {
+        let now = clock.now()
+        let hasher = self.hasher
+        let outcome = try store.write { tx -> Result<Verification, VerifyError> in
+            guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
+                return .failure(VerifyError.notFound(id))
+            }
+            do { try Self.requireUsable(v, now: now) } catch let error as VerifyError { return .failure(error) }
+            guard code.utf8.count == v.codeLength, code.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+                return .failure(VerifyError(
+                    .invalidRequest, "code must be \(v.codeLength) digits", details: ["field": "code"]))
+            }
+            v.attempts += 1
+            if hasher.matches(code: code, verificationID: v.id, expected: v.codeHash) {
+                v.storedStatus = .approved
+                v.approvedAt = now
+                try tx.update(v)
+                return .success(v)
+            }
+            if v.attempts >= v.maxAttempts { v.storedStatus = .maxAttemptsReached }
+            try tx.update(v)
+            return .failure(VerifyError(
+                .incorrectCode, "the code is incorrect",
+                details: ["attempts_remaining": .int(Int64(v.attemptsRemaining))]))
+        }
+        return try outcome.get()
+    }
+
+    /// Approves a checked verification and issues its first-factor credential.
+    public func checkAndIssue(id: String, code: String) throws -> ApprovedCheck {
+        let v = try check(id: id, code: code)
+        return ApprovedCheck(verification: v, credential: try issuer.firstFactor(for: v, at: clock.now()))
+    }
+
+    /// Cancels a verification: its code stops working. Approved verifications cannot be canceled.
+    public func cancel(id: String, purposes: Set<Purpose> = [.signIn]) throws -> Verification {
+        let now = clock.now()
+        return try store.write { tx -> Verification in
+            guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
+                throw VerifyError.notFound(id)
+            }
+            if v.storedStatus == .approved {
+                throw VerifyError(.alreadyUsed, "the verification was already approved")
+            }
+            if v.storedStatus != .canceled {
+                v.storedStatus = .canceled
+                try tx.update(v)
+                try tx.supersedeQueuedMessages(verificationID: v.id, reason: "verification canceled", now: now)
+            }
+            return v
+        }
+    }
+
+    /// Throws unless the verification still accepts sends and checks.
+    static func requireUsable(_ v: Verification, now: Date) throws {
+        switch v.status(at: now) {
+        case .approved: throw VerifyError(.alreadyUsed, "the verification was already approved")
+        case .canceled: throw VerifyError(.alreadyUsed, "the verification was canceled")
+        case .maxAttemptsReached:
+            throw maxAttempts(v, now: now)
+        case .expired: throw VerifyError(.expired, "the code has expired; start a new verification")
+        case .pending:
+            if v.attempts >= v.maxAttempts { throw maxAttempts(v, now: now) }
+        }
+    }
+
+    /// 429s must say when to come back: this verification never accepts another check, so
+    /// Retry-After is the rest of its lifetime; a new verification may be started at once.
+    static func maxAttempts(_ v: Verification, now: Date) -> VerifyError {
+        VerifyError(
+            .maxAttemptsReached, "too many incorrect codes; start a new verification",
+            retryAfter: remainingLifetime(v, now: now))
+    }
+
+    static func remainingLifetime(_ v: Verification, now: Date) -> Int {
+        max(1, Int(v.expiresAt.timeIntervalSince(now).rounded(.up)))
+    }
+}
+
+extension VerifyError {
+    static func notFound(_ id: String) -> VerifyError {
+        VerifyError(.notFound, "no verification with this id")
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Durable storage for verifications and their outbox, behind which SQLite and PostgreSQL sit.
+///
+/// Every write runs as one short transaction: the body sees a consistent snapshot, reads in it
+/// lock what they read (PostgreSQL: `FOR UPDATE`), and nothing is visible to others until the
+/// body returns and the transaction commits. A body that throws changes nothing.
+public protocol VerificationStore: Sendable {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws -> T
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) throws -> T
+}
+
+/// Reads available in and out of write transactions.
+public protocol StoreReader {
+    func verification(id: String) throws -> Verification?
+    /// The newest outbox message of a verification, for its delivery status.
+    func latestMessage(verificationID: String) throws -> OutboxMessage?
+    /// A stored first response for an idempotency key, if one is younger than `notBefore`.
+    func idempotencyRecord(key: String, notBefore: Date) throws -> IdempotencyRecord?
+    /// Cheap liveness probe of the store.
+    func ping() throws
+}
+
+/// Writes, available only inside `VerificationStore.write`.
+public protocol StoreTransaction: StoreReader {
+    func insert(_ verification: Verification) throws
+    func update(_ verification: Verification) throws
+    func enqueue(_ message: OutboxMessage) throws
+    /// Marks every still-queued message of the verification as failed with `reason` and erases
+    /// their payloads (their code no longer works).
+    func supersedeQueuedMessages(verificationID: String, reason: String, now: Date) throws
+    func saveIdempotencyRecord(_ record: IdempotencyRecord) throws
+}
+
+/// The first response to a request with an `Idempotency-Key`.
+public struct IdempotencyRecord: Sendable, Equatable {
+    /// Scoped key: client identity + the header's value.
+    public let key: String
+    /// What the first request asked for; a different request with the same key is refused.
+    public let fingerprint: String
+    public let verificationID: String
+    /// The verification as it was answered the first time.
+    public let snapshot: Verification
+    public let createdAt: Date
+
+    public init(key: String, fingerprint: String, verificationID: String, snapshot: Verification, createdAt: Date) {
+        self.key = key
+        self.fingerprint = fingerprint
+        self.verificationID = verificationID
+        self.snapshot = snapshot
+        self.createdAt = createdAt
+    }
+}
+
+/// Outbox access for the delivery worker.
+public protocol OutboxStore: Sendable {
+    /// Claims up to `limit` due messages (queued, `nextAttemptAt <= now`, lease free or lapsed)
+    /// for `owner` until `leaseUntil`. A claimed message is never handed to a second worker
+    /// while its lease holds.
+    func claimDue(limit: Int, now: Date, leaseUntil: Date, owner: String) throws -> [OutboxMessage]
+    /// Records what happened to claimed messages and releases their leases. A message that
+    /// is no longer queued has its payload erased.
+    func complete(_ outcomes: [OutboxOutcome], owner: String) throws
+    /// Releases leases this owner still holds (graceful shutdown).
+    func releaseLeases(owner: String) throws
+    /// Number of queued messages and the oldest one's creation time.
+    func queueDepth() throws -> (count: Int, oldest: Date?)
+    /// Deletes verifications, messages and idempotency records that ended before `cutoff`.
+    func purge(endedBefore cutoff: Date) throws -> Int
+}
+
+/// The result of one delivery attempt.
+public struct OutboxOutcome: Sendable, Equatable {
+    public let messageID: String
+    public let status: DeliveryStatus
+    public let gateway: String?
+    public let providerMessageID: String?
+    public let lastError: String?
+    /// Set when `status` is `.queued`: when to try again.
+    public let nextAttemptAt: Date?
+    public let attempts: Int
+    public let at: Date
+
+    public init(
+        messageID: String, status: DeliveryStatus, gateway: String?, providerMessageID: String?,
+        lastError: String?, nextAttemptAt: Date?, attempts: Int, at: Date
+    ) {
+        self.messageID = messageID
+        self.status = status
+        self.gateway = gateway
+        self.providerMessageID = providerMessageID
+        self.lastError = lastError
+        self.nextAttemptAt = nextAttemptAt
+        self.attempts = attempts
+        self.at = at
+    }
+}
+
+/// Wakes the delivery worker after a commit that queued messages.
+public protocol DeliveryNotifier: Sendable {
+    func messagesQueued()
+}

@@ -1,0 +1,126 @@
+import Foundation
+import VerifyCore
+
+/// An in-memory store for domain unit tests: writes are serialised and atomic (a body that
+/// throws leaves nothing behind), like the real stores.
+public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sendable {
+    struct State {
+        var verifications: [String: Verification] = [:]
+        var messages: [OutboxMessage] = []
+        var leases: [String: (owner: String, until: Date)] = [:]
+        var idempotency: [String: IdempotencyRecord] = [:]
+    }
+
+    private let lock = NSLock()
+    private var state = State()
+    /// Number of committed write transactions.
+    public private(set) var commits = 0
+
+    public init() {}
+
+    final class Transaction: StoreTransaction {
+        var state: State
+        init(_ state: State) { self.state = state }
+
+        func verification(id: String) throws -> Verification? { state.verifications[id] }
+        func latestMessage(verificationID: String) throws -> OutboxMessage? {
+            state.messages.last { $0.verificationID == verificationID }
+        }
+        func idempotencyRecord(key: String, notBefore: Date) throws -> IdempotencyRecord? {
+            state.idempotency[key].flatMap { $0.createdAt >= notBefore ? $0 : nil }
+        }
+        func ping() throws {}
+        func insert(_ verification: Verification) throws {
+            guard state.verifications[verification.id] == nil else { throw Duplicate() }
+            state.verifications[verification.id] = verification
+        }
+        func update(_ verification: Verification) throws { state.verifications[verification.id] = verification }
+        func enqueue(_ message: OutboxMessage) throws { state.messages.append(message) }
+        func supersedeQueuedMessages(verificationID: String, reason: String, now: Date) throws {
+            for i in state.messages.indices where state.messages[i].verificationID == verificationID && state.messages[i].status == .queued {
+                state.messages[i].status = .failed
+                state.messages[i].lastError = reason
+                state.messages[i].sealedPayload = []
+                state.messages[i].updatedAt = now
+            }
+        }
+        func saveIdempotencyRecord(_ record: IdempotencyRecord) throws { state.idempotency[record.key] = record }
+    }
+
+    struct Duplicate: Error {}
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let tx = Transaction(state)
+        let result = try body(tx)
+        state = tx.state
+        commits += 1
+        return result
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) throws -> T {
+        lock.lock()
+        let snapshot = state
+        lock.unlock()
+        return try body(Transaction(snapshot))
+    }
+
+    /// Every outbox message, oldest first.
+    public var messages: [OutboxMessage] {
+        lock.lock()
+        defer { lock.unlock() }
+        return state.messages
+    }
+
+    public func claimDue(limit: Int, now: Date, leaseUntil: Date, owner: String) throws -> [OutboxMessage] {
+        lock.lock()
+        defer { lock.unlock() }
+        var claimed: [OutboxMessage] = []
+        for m in state.messages where claimed.count < limit && m.status == .queued && m.nextAttemptAt <= now {
+            if let lease = state.leases[m.id], lease.until >= now { continue }
+            state.leases[m.id] = (owner, leaseUntil)
+            claimed.append(m)
+        }
+        return claimed
+    }
+
+    public func complete(_ outcomes: [OutboxOutcome], owner: String) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        for o in outcomes {
+            guard state.leases[o.messageID]?.owner == owner, let i = state.messages.firstIndex(where: { $0.id == o.messageID }) else { continue }
+            state.leases[o.messageID] = nil
+            state.messages[i].status = o.status
+            state.messages[i].gateway = o.gateway
+            state.messages[i].providerMessageID = o.providerMessageID ?? state.messages[i].providerMessageID
+            state.messages[i].lastError = o.lastError
+            state.messages[i].attempts = o.attempts
+            state.messages[i].updatedAt = o.at
+            if let next = o.nextAttemptAt { state.messages[i].nextAttemptAt = next }
+            if o.status != .queued { state.messages[i].sealedPayload = [] }
+        }
+    }
+
+    public func releaseLeases(owner: String) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        state.leases = state.leases.filter { $0.value.owner != owner }
+    }
+
+    public func queueDepth() throws -> (count: Int, oldest: Date?) {
+        lock.lock()
+        defer { lock.unlock() }
+        let queued = state.messages.filter { $0.status == .queued }
+        return (queued.count, queued.map(\.createdAt).min())
+    }
+
+    public func purge(endedBefore cutoff: Date) throws -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let before = state.verifications.count + state.messages.count
+        state.verifications = state.verifications.filter { $0.value.expiresAt >= cutoff }
+        state.messages.removeAll { $0.expiresAt < cutoff && $0.status != .queued }
+        return before - state.verifications.count - state.messages.count
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import VerifyCore
+
+/// A `VerificationService` on fakes, with handles on each fake.
+public struct TestService {
+    public let service: VerificationService
+    public let store: InMemoryStore
+    public let clock: ManualClock
+    public let random: SeededRandom
+    public let notifier: CountingNotifier
+
+    public init(policy: VerificationPolicy = VerificationPolicy(), seed: UInt64 = 7) {
+        store = InMemoryStore()
+        clock = ManualClock()
+        random = SeededRandom(seed: seed)
+        notifier = CountingNotifier()
+        service = VerificationService(
+            store: store, parser: FakePhoneParser(), hasher: FakeHasher(), sealer: FakeSealer(), random: random,
+            clock: clock, policy: policy, composer: TemplateComposer(), notifier: notifier,
+            issuer: CredentialIssuer(issuer: "http://issuer.test", audience: "main-auth", keys: FakeSigner(), random: random))
+    }
+
+    /// The code inside the newest queued message of a verification (tests read it like a phone would).
+    public func lastCode(for verificationID: String) throws -> String {
+        guard let message = store.messages.last(where: { $0.verificationID == verificationID }) else {
+            throw NoMessage()
+        }
+        let payload = try JSONDecoder().decode(MessagePayload.self, from: Data(try FakeSealer().open(message.sealedPayload)))
+        return payload.code
+    }
+
+    struct NoMessage: Error {}
+}

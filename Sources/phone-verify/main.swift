@@ -1,0 +1,4 @@
+import App
+import Foundation
+
+exit(CommandLineTool.run(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment))

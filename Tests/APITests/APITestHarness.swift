@@ -1,0 +1,60 @@
+import API
+import Foundation
+import HTTPTypes
+import Telemetry
+import VerifyCore
+import VerifyTesting
+
+/// The API on fakes, called in-process: no sockets.
+struct APITestHarness {
+    let t: TestService
+    let api: APIResponder
+    let logs = CapturingLogHandler()
+    let inbox = MemoryDevLog()
+
+    init(policy: VerificationPolicy = VerificationPolicy(), dev: Bool = true, trustedProxies: [CIDR] = [], ready: Bool = true) {
+        t = TestService(policy: policy)
+        api = APIResponder(APIDependencies(
+            service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
+            logger: Logger(handler: logs, minimumLevel: .debug),
+            readiness: { if !ready { throw VerifyError(.unavailable, "store down") } },
+            devMessages: dev ? inbox : nil, clientIP: ClientIPResolver(trustedProxies: trustedProxies)))
+    }
+
+    struct Reply {
+        let status: Int
+        let headers: HTTPHeaders
+        let json: JSONValue
+        var errorCode: String? { json["error"]?["code"]?.stringValue }
+    }
+
+    @discardableResult
+    func call(
+        _ method: String, _ path: String, json: String? = nil, headers: [(String, String)] = [],
+        query: [String: String] = [:], peer: String = "127.0.0.1"
+    ) -> Reply {
+        var h = HTTPHeaders(headers)
+        if json != nil && !h.contains("Content-Type") { h.add("Content-Type", "application/json") }
+        let response = api.respond(to: HTTPRequest(
+            method: method, path: path, query: query, headers: h, body: Array((json ?? "").utf8), remoteAddress: peer))
+        let body = response.bodyBytes
+        let parsed = body.isEmpty ? JSONValue.null : ((try? JSONValue.parse(body)) ?? .string(String(decoding: body, as: UTF8.self)))
+        return Reply(status: response.status, headers: response.headers, json: parsed)
+    }
+
+    func start(_ phone: String = "+15555550123") -> Reply {
+        call("POST", "/v1/verifications", json: #"{"phone_number":"\#(phone)"}"#)
+    }
+}
+
+/// A DevMessageLog for API tests.
+final class MemoryDevLog: DevMessageLog, @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [DevMessage] = []
+    func record(_ message: DevMessage) { lock.lock(); items.append(message); lock.unlock() }
+    func messages(to phoneNumber: String?, limit: Int) -> [DevMessage] {
+        lock.lock()
+        defer { lock.unlock() }
+        return Array(items.reversed().filter { phoneNumber == nil || $0.to == phoneNumber }.prefix(limit))
+    }
+}

@@ -1,0 +1,86 @@
+import API
+import Foundation
+import HTTPTypes
+import Telemetry
+import Testing
+import VerifyCore
+import VerifyTesting
+
+@Suite struct OperationalRoutesTests {
+    @Test func healthAndReadiness() {
+        let up = APITestHarness()
+        #expect(up.call("GET", "/healthz").status == 200)
+        #expect(up.call("GET", "/readyz").json["status"] == "ready")
+        let down = APITestHarness(ready: false)
+        #expect(down.call("GET", "/healthz").status == 200)
+        let readyz = down.call("GET", "/readyz")
+        #expect(readyz.status == 503)
+        #expect(readyz.errorCode == "unavailable")
+    }
+
+    @Test func discoveryDocumentPointsAtJWKS() {
+        let h = APITestHarness()
+        let doc = h.call("GET", "/.well-known/openid-configuration").json
+        #expect(doc["issuer"] == "http://issuer.test")
+        #expect(doc["jwks_uri"] == "http://issuer.test/.well-known/jwks.json")
+        #expect(doc["id_token_signing_alg_values_supported"] == ["EdDSA"])
+        let jwks = h.call("GET", "/.well-known/jwks.json").json
+        #expect(jwks["keys"]?.arrayValue?.first?["kid"] == "test-key")
+    }
+
+    @Test func devMessagesOnlyInDevelopment() {
+        let dev = APITestHarness()
+        dev.inbox.record(DevMessage(to: "+15555550123", body: "b", code: "123456", verificationID: "ver_1", purpose: .signIn, gateway: "console", sentAt: Date()))
+        dev.inbox.record(DevMessage(to: "+15555550999", body: "b", code: "654321", verificationID: "ver_2", purpose: .signIn, gateway: "console", sentAt: Date()))
+        let list = dev.call("GET", "/dev/messages", query: ["phone_number": "+15555550123"]).json["messages"]?.arrayValue
+        #expect(list?.count == 1)
+        #expect(list?.first?["code"] == "123456")
+        #expect(dev.call("GET", "/dev/messages").json["messages"]?.arrayValue?.count == 2)
+        // A "+" that arrived as a space is restored.
+        #expect(dev.call("GET", "/dev/messages", query: ["phone_number": " 15555550999"]).json["messages"]?.arrayValue?.count == 1)
+        let prod = APITestHarness(dev: false)
+        #expect(prod.call("GET", "/dev/messages").status == 404)
+    }
+
+    @Test func accessLogHasRouteTemplateAndNoPhoneOrCode() throws {
+        let h = APITestHarness()
+        let id = try #require(h.start().json["id"]?.stringValue)
+        let code = try h.t.lastCode(for: id)
+        h.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(code)"}"#)
+        let lines = h.logs.lines
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { !$0.contains("5555550123") && !$0.contains(code) })
+        #expect(lines[1].contains(#""route":"/v1/verifications/{id}/check""#))
+        #expect(lines[1].contains(#""status":"200""#))
+    }
+
+    @Test func clientIPFromTrustedProxyOnly() {
+        let resolver = ClientIPResolver(trustedProxies: [CIDR("10.0.0.0/8")!])
+        let spoofed = HTTPRequest(method: "GET", path: "/", headers: ["X-Forwarded-For": "1.2.3.4"], remoteAddress: "203.0.113.9")
+        #expect(resolver.resolve(spoofed) == "203.0.113.9")
+        let proxied = HTTPRequest(method: "GET", path: "/", headers: ["X-Forwarded-For": "1.2.3.4, 198.51.100.7, 10.0.0.2"], remoteAddress: "10.0.0.1")
+        #expect(resolver.resolve(proxied) == "198.51.100.7")
+        let garbage = HTTPRequest(method: "GET", path: "/", headers: ["X-Forwarded-For": "nonsense"], remoteAddress: "10.0.0.1")
+        #expect(resolver.resolve(garbage) == "10.0.0.1")
+    }
+
+    @Test(arguments: [("10.1.2.3", true), ("11.0.0.1", false), ("::1", false)])
+    func cidrContains(address: String, expected: Bool) {
+        #expect(CIDR("10.0.0.0/8")!.contains(address) == expected)
+    }
+
+    @Test func cidrIPv6() {
+        #expect(CIDR("2001:db8::/32")!.contains("2001:db8::1"))
+        #expect(!CIDR("2001:db8::/32")!.contains("2001:db9::1"))
+        #expect(CIDR("::1")!.contains("::1"))
+        #expect(CIDR("10.0.0.0/33") == nil)
+        #expect(CIDR("banana") == nil)
+    }
+
+    @Test func routerTable() {
+        let h = APITestHarness()
+        let routes = h.api.router.table.map { "\($0.method) \($0.template)" }
+        #expect(routes.contains("POST /v1/verifications/{id}/check"))
+        #expect(routes.contains("GET /.well-known/jwks.json"))
+    }
+}

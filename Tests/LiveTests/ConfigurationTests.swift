@@ -1,0 +1,55 @@
+import App
+import Foundation
+import Testing
+import VerifyCore
+
+@Suite struct ConfigurationTests {
+    @Test func defaults() throws {
+        let c = try Configuration.load(environment: [:])
+        #expect(c.mode == .development)
+        #expect(c.listenHost == "127.0.0.1" && c.listenPort == 8080)
+        #expect(c.sqlitePath == "./data/phone-verify.db")
+        #expect(c.policy.codeLength == 6 && c.policy.codeTTL == 300 && c.policy.maxAttempts == 5)
+        #expect(c.audience == "main-auth")
+        #expect(c.gateways == ["console"])
+    }
+
+    @Test func environmentOverridesTheConfigFile() throws {
+        let path = NSTemporaryDirectory() + "pv-config-\(UUID().uuidString).env"
+        try "# comment\nPHONE_VERIFY_CODE_LENGTH=8\nPHONE_VERIFY_AUDIENCE=\"from-file\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let c = try Configuration.load(environment: ["PHONE_VERIFY_CONFIG_FILE": path, "PHONE_VERIFY_AUDIENCE": "from-env"])
+        #expect(c.policy.codeLength == 8)
+        #expect(c.audience == "from-env")
+    }
+
+    @Test(arguments: [
+        ("PHONE_VERIFY_CODE_LENGTH", "3"), ("PHONE_VERIFY_CODE_LENGTH", "11"), ("PHONE_VERIFY_CODE_TTL", "601"),
+        ("PHONE_VERIFY_LISTEN", "nowhere"), ("PHONE_VERIFY_LISTEN", "127.0.0.1:70000"), ("PHONE_VERIFY_MODE", "staging"),
+        ("PHONE_VERIFY_CODE_SECRET", "short"), ("PHONE_VERIFY_TRUSTED_PROXIES", "10.0.0.0/99"),
+        ("PHONE_VERIFY_REGION_DENY_LIST", "USA"), ("PHONE_VERIFY_ALLOWED_LINE_TYPES", "mobile,banana"),
+        ("PHONE_VERIFY_LOG_LEVEL", "loud"), ("PHONE_VERIFY_GATEWAYS", "carrier-pigeon"),
+    ])
+    func invalidValuesAreReportedByName(name: String, value: String) {
+        do {
+            _ = try Configuration.load(environment: [name: value])
+            Issue.record("\(name)=\(value) was accepted")
+        } catch let error as ConfigurationError {
+            #expect(error.problems.contains { $0.hasPrefix(name) })
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func helpListsEverySettingWithItsDefault() {
+        let help = Settings.helpText
+        for setting in Settings.all {
+            #expect(help.contains(setting.name))
+            #expect(help.contains("default: " + setting.defaultValue))
+        }
+    }
+
+    @Test func unknownVariablesAreNoticed() throws {
+        let c = try Configuration.load(environment: ["PHONE_VERIFY_CODE_LENGHT": "8"])
+        #expect(c.unknownVariables == ["PHONE_VERIFY_CODE_LENGHT"])
+    }
+}

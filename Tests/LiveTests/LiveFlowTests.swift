@@ -1,0 +1,112 @@
+import App
+import Foundation
+import Testing
+import VerifyCore
+
+@Suite(.serialized) struct LiveFlowTests {
+    let phone = "+14155552671"
+
+    @Test func fullFlowOverRealHTTPWithRealSQLite() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        let started = try server.call("POST", "/v1/verifications", json: #"{"phone_number":"(415) 555-2671","default_region":"US"}"#)
+        #expect(started.status == 201)
+        #expect(started.json["phone_number"] == .string(phone))
+        let id = try #require(started.json["id"]?.stringValue)
+        let code = try server.code(for: id, phone: phone)
+        #expect(server.console.contains { $0.hasPrefix("SMS to +1 415-555-2671 (\(id), sign_in): code \(code), expires ") })
+        let get = try server.call("GET", "/v1/verifications/\(id)")
+        #expect(get.json["delivery"]?["status"] == "sent")
+        #expect(get.json["delivery"]?["gateway"] == "console")
+        let checked = try server.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(code)"}"#)
+        #expect(checked.status == 200)
+        #expect(checked.json["credential"]?["token"] != nil)
+        #expect(FileManager.default.fileExists(atPath: server.dataDirectory + "/phone-verify.db"))
+        #expect(FileManager.default.fileExists(atPath: server.dataDirectory + "/signing-key.pem"))
+    }
+
+    @Test func aPendingVerificationSurvivesARestartAndKeysStayTheSame() throws {
+        let directory = LiveServer.temporaryDirectory()
+        let first = try LiveServer(dataDirectory: directory)
+        let id = try #require(try first.call("POST", "/v1/verifications", json: #"{"phone_number":"\#(phone)"}"#).json["id"]?.stringValue)
+        let code = try first.code(for: id, phone: phone)
+        let jwks = try first.call("GET", "/.well-known/jwks.json").json
+        first.stop()
+
+        let second = try LiveServer(dataDirectory: directory)
+        defer { second.stop() }
+        #expect(try second.call("GET", "/.well-known/jwks.json").json == jwks)
+        let checked = try second.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(code)"}"#)
+        #expect(checked.status == 200)
+        #expect(checked.json["status"] == "approved")
+    }
+
+    /// 50 parallel wrong guesses against one verification: exactly 5 are counted as incorrect
+    /// (422) and the rest are refused (429); the right code afterwards is refused too.
+    @Test func parallelWrongGuessesNeverPassTheCap() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        let id = try #require(try server.call("POST", "/v1/verifications", json: #"{"phone_number":"\#(phone)"}"#).json["id"]?.stringValue)
+        let code = try server.code(for: id, phone: phone)
+        let wrong = code == "000000" ? "111111" : "000000"
+        let lock = NSLock()
+        nonisolated(unsafe) var statuses: [Int] = []
+        DispatchQueue.concurrentPerform(iterations: 50) { _ in
+            let status = (try? server.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(wrong)"}"#).status) ?? -1
+            lock.lock()
+            statuses.append(status)
+            lock.unlock()
+        }
+        #expect(statuses.filter { $0 == 422 }.count == 5)
+        #expect(statuses.filter { $0 == 429 }.count == 45)
+        #expect(try server.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(code)"}"#).status == 429)
+        #expect(try server.call("GET", "/v1/verifications/\(id)").json["status"] == "max_attempts_reached")
+    }
+
+    /// 20 parallel correct checks: exactly one approval.
+    @Test func parallelCorrectChecksApproveOnce() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        let id = try #require(try server.call("POST", "/v1/verifications", json: #"{"phone_number":"\#(phone)"}"#).json["id"]?.stringValue)
+        let code = try server.code(for: id, phone: phone)
+        let lock = NSLock()
+        nonisolated(unsafe) var statuses: [Int] = []
+        DispatchQueue.concurrentPerform(iterations: 20) { _ in
+            let status = (try? server.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(code)"}"#).status) ?? -1
+            lock.lock()
+            statuses.append(status)
+            lock.unlock()
+        }
+        #expect(statuses.filter { $0 == 200 }.count == 1)
+        #expect(statuses.filter { $0 == 409 }.count == 19)
+    }
+
+    @Test func logsNeverHoldTheCodeOrTheFullNumber() throws {
+        let server = try LiveServer()
+        let id = try #require(try server.call("POST", "/v1/verifications", json: #"{"phone_number":"\#(phone)"}"#).json["id"]?.stringValue)
+        let code = try server.code(for: id, phone: phone)
+        _ = try server.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(code)"}"#)
+        server.stop()
+        let lines = server.logs.lines
+        #expect(lines.count > 3)
+        for line in lines {
+            #expect(!line.contains("4155552671"))
+            #expect(!line.replacingOccurrences(of: id, with: "").contains(code))
+        }
+    }
+
+    @Test func productionModeRefusesToStartWithoutKeysAndWithTheConsoleSink() {
+        #expect(throws: ConfigurationError.self) {
+            _ = try Configuration.load(environment: ["PHONE_VERIFY_MODE": "production"])
+        }
+        do {
+            _ = try Configuration.load(environment: ["PHONE_VERIFY_MODE": "production"])
+        } catch let error as ConfigurationError {
+            #expect(error.problems.contains { $0.hasPrefix("PHONE_VERIFY_SIGNING_KEY_FILE") })
+            #expect(error.problems.contains { $0.hasPrefix("PHONE_VERIFY_CODE_SECRET") })
+            #expect(error.problems.contains { $0.hasPrefix("PHONE_VERIFY_GATEWAYS") })
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+}

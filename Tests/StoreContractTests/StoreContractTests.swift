@@ -1,0 +1,191 @@
+import Foundation
+import Stores
+import Testing
+import VerifyCore
+import VerifyTesting
+
+/// Stores under contract: every backend must pass the same tests unchanged.
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case memory, sqlite
+    var testDescription: String { rawValue }
+
+    func make() throws -> any VerificationStore & OutboxStore {
+        switch self {
+        case .memory: return InMemoryStore()
+        case .sqlite:
+            let dir = NSTemporaryDirectory() + "pv-store-" + UUID().uuidString
+            return try SQLiteStore(path: dir + "/test.db")
+        }
+    }
+}
+
+struct Boom: Error {}
+
+let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+func sample(_ id: String = "ver_1", phone: String = "+15555550123", expires: TimeInterval = 300) -> Verification {
+    Verification(
+        id: id, phoneNumber: phone, display: "+1 555-555-0123", region: "US", countryCode: 1, locale: "en",
+        purpose: .signIn, codeHash: [1, 2, 3, 0, 255], codeLength: 6, maxAttempts: 5, maxSends: 5, createdAt: t0,
+        expiresAt: t0.addingTimeInterval(expires), lastSentAt: t0, resendAvailableAt: t0.addingTimeInterval(30))
+}
+
+func message(_ id: String, for verification: String = "ver_1", at: Date = t0, expires: TimeInterval = 300) -> OutboxMessage {
+    OutboxMessage(
+        id: id, verificationID: verification, to: "+15555550123", purpose: .signIn, sealedPayload: [9, 9, 9],
+        createdAt: at, updatedAt: at, nextAttemptAt: at, expiresAt: at.addingTimeInterval(expires))
+}
+
+@Suite struct StoreContractTests {
+    @Test(arguments: StoreKind.allCases)
+    func verificationsRoundTripAndUpdate(kind: StoreKind) throws {
+        let store = try kind.make()
+        var v = sample()
+        v.subject = "user-1"
+        v.sessionID = "sess-1"
+        let stored = v
+        try store.write { tx in try tx.insert(stored) }
+        #expect(try store.read { try $0.verification(id: "ver_1") } == v)
+        #expect(try store.read { try $0.verification(id: "ver_2") } == nil)
+        v.attempts = 3
+        v.storedStatus = .approved
+        v.approvedAt = t0.addingTimeInterval(10)
+        v.codeHash = [7]
+        let updated = v
+        try store.write { tx in try tx.update(updated) }
+        #expect(try store.read { try $0.verification(id: "ver_1") } == v)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aThrowingWriteChangesNothing(kind: StoreKind) throws {
+        let store = try kind.make()
+        #expect(throws: Boom.self) {
+            try store.write { tx in
+                try tx.insert(sample())
+                try tx.enqueue(message("msg_1"))
+                throw Boom()
+            }
+        }
+        #expect(try store.read { try $0.verification(id: "ver_1") } == nil)
+        #expect(try store.queueDepth().count == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func duplicateIdsAreRefused(kind: StoreKind) throws {
+        let store = try kind.make()
+        try store.write { try $0.insert(sample()) }
+        #expect(throws: (any Error).self) { try store.write { try $0.insert(sample()) } }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func latestMessageAndSupersede(kind: StoreKind) throws {
+        let store = try kind.make()
+        try store.write { tx in
+            try tx.insert(sample())
+            try tx.enqueue(message("msg_1"))
+            try tx.enqueue(message("msg_2", at: t0.addingTimeInterval(30)))
+        }
+        #expect(try store.read { try $0.latestMessage(verificationID: "ver_1") }?.id == "msg_2")
+        try store.write { try $0.supersedeQueuedMessages(verificationID: "ver_1", reason: "superseded", now: t0) }
+        let latest = try #require(try store.read { try $0.latestMessage(verificationID: "ver_1") })
+        #expect(latest.status == .failed)
+        #expect(latest.lastError == "superseded")
+        #expect(latest.sealedPayload.isEmpty)
+        #expect(try store.queueDepth().count == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func idempotencyRecordsExpire(kind: StoreKind) throws {
+        let store = try kind.make()
+        let record = IdempotencyRecord(key: "ip|k", fingerprint: "f", verificationID: "ver_1", snapshot: sample(), createdAt: t0)
+        try store.write { try $0.saveIdempotencyRecord(record) }
+        #expect(try store.read { try $0.idempotencyRecord(key: "ip|k", notBefore: t0) } == record)
+        #expect(try store.read { try $0.idempotencyRecord(key: "ip|k", notBefore: t0.addingTimeInterval(1)) } == nil)
+        #expect(try store.read { try $0.idempotencyRecord(key: "ip|other", notBefore: t0) } == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func claimsHoldLeasesAndNeverHandAMessageToTwoWorkers(kind: StoreKind) throws {
+        let store = try kind.make()
+        try store.write { tx in
+            try tx.insert(sample())
+            for i in 0..<10 { try tx.enqueue(message("msg_\(i)", at: t0)) }
+            try tx.enqueue(message("msg_later", at: t0.addingTimeInterval(100)))
+        }
+        let lease = t0.addingTimeInterval(30)
+        let a = try store.claimDue(limit: 6, now: t0, leaseUntil: lease, owner: "A")
+        let b = try store.claimDue(limit: 6, now: t0, leaseUntil: lease, owner: "B")
+        #expect(a.count == 6 && b.count == 4)
+        #expect(Set(a.map(\.id)).isDisjoint(with: Set(b.map(\.id))))
+        #expect(try store.claimDue(limit: 6, now: t0, leaseUntil: lease, owner: "C").isEmpty)
+        // A lapsed lease (crashed worker) makes the message claimable again.
+        let c = try store.claimDue(limit: 20, now: t0.addingTimeInterval(31), leaseUntil: t0.addingTimeInterval(60), owner: "C")
+        #expect(c.count == 10)
+        // Only the lease owner may complete.
+        try store.complete([OutboxOutcome(messageID: c[0].id, status: .sent, gateway: "x", providerMessageID: nil, lastError: nil, nextAttemptAt: nil, attempts: 1, at: t0)], owner: "A")
+        #expect(try store.queueDepth().count == 11)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func completionRecordsOutcomesAndErasesPayloads(kind: StoreKind) throws {
+        let store = try kind.make()
+        try store.write { tx in
+            try tx.insert(sample())
+            try tx.enqueue(message("msg_sent"))
+            try tx.enqueue(message("msg_retry", at: t0.addingTimeInterval(1)))
+        }
+        let claimed = try store.claimDue(limit: 10, now: t0.addingTimeInterval(1), leaseUntil: t0.addingTimeInterval(30), owner: "W")
+        #expect(claimed.count == 2)
+        #expect(claimed.first?.sealedPayload == [9, 9, 9])
+        try store.complete([
+            OutboxOutcome(messageID: "msg_sent", status: .sent, gateway: "console", providerMessageID: "p1", lastError: nil, nextAttemptAt: nil, attempts: 1, at: t0.addingTimeInterval(2)),
+            OutboxOutcome(messageID: "msg_retry", status: .queued, gateway: "console", providerMessageID: nil, lastError: "timeout", nextAttemptAt: t0.addingTimeInterval(10), attempts: 1, at: t0.addingTimeInterval(2)),
+        ], owner: "W")
+        let depth = try store.queueDepth()
+        #expect(depth.count == 1)
+        #expect(try store.claimDue(limit: 10, now: t0.addingTimeInterval(5), leaseUntil: t0.addingTimeInterval(30), owner: "W").isEmpty)
+        let retried = try store.claimDue(limit: 10, now: t0.addingTimeInterval(10), leaseUntil: t0.addingTimeInterval(40), owner: "W")
+        #expect(retried.map(\.id) == ["msg_retry"])
+        #expect(retried.first?.sealedPayload == [9, 9, 9])
+        #expect(retried.first?.attempts == 1)
+        #expect(retried.first?.lastError == "timeout")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func releaseLeasesMakesMessagesClaimableAtOnce(kind: StoreKind) throws {
+        let store = try kind.make()
+        try store.write { tx in
+            try tx.insert(sample())
+            try tx.enqueue(message("msg_1"))
+        }
+        #expect(try store.claimDue(limit: 1, now: t0, leaseUntil: t0.addingTimeInterval(30), owner: "A").count == 1)
+        try store.releaseLeases(owner: "A")
+        #expect(try store.claimDue(limit: 1, now: t0, leaseUntil: t0.addingTimeInterval(30), owner: "B").count == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func purgeRemovesOnlyWhatEndedBeforeTheCutoff(kind: StoreKind) throws {
+        let store = try kind.make()
+        try store.write { tx in
+            try tx.insert(sample("ver_old", expires: 10))
+            try tx.insert(sample("ver_new", expires: 10_000))
+        }
+        _ = try store.purge(endedBefore: t0.addingTimeInterval(100))
+        #expect(try store.read { try $0.verification(id: "ver_old") } == nil)
+        #expect(try store.read { try $0.verification(id: "ver_new") } != nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func concurrentWritersAreSerialised(kind: StoreKind) throws {
+        let store = try kind.make()
+        try store.write { try $0.insert(sample()) }
+        DispatchQueue.concurrentPerform(iterations: 200) { _ in
+            _ = try? store.write { tx in
+                guard var v = try tx.verification(id: "ver_1") else { return }
+                v.attempts += 1
+                try tx.update(v)
+            }
+        }
+        #expect(try store.read { try $0.verification(id: "ver_1") }?.attempts == 200)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import VerifyCore
+
+@Suite struct SmallTypesTests {
+    @Test(arguments: [
+        ("+14155552671", 1, "+1*******2671"), ("+447911123456", 44, "+44*******3456"), ("+14155552671", nil, "+1*******2671"),
+    ] as [(String, Int?, String)])
+    func phoneMask(number: String, countryCode: Int?, masked: String) {
+        #expect(PhoneMask.mask(number, countryCode: countryCode) == masked)
+    }
+
+    @Test func jsonEncodingEscapesAndKeepsOrder() throws {
+        let value: JSONValue = ["b": 1, "a": "x\"y\\z\n<", "c": [true, nil, .double(1.5)]]
+        #expect(value.encodedString() == #"{"b":1,"a":"x\"y\\z\n\u003c","c":[true,null,1.5]}"#)
+        #expect(try JSONValue.parse(value.encoded())["a"] == "x\"y\\z\n<")
+    }
+
+    @Test func jsonParsingTypes() throws {
+        let v = try JSONValue.parse(Array(#"{"t":true,"i":7,"d":2.5,"s":"é","n":null,"a":[1]}"#.utf8))
+        #expect(v["t"] == true)
+        #expect(v["i"] == 7)
+        #expect(v["d"] == .double(2.5))
+        #expect(v["s"] == "é")
+        #expect(v["n"] == .null)
+        #expect(v["a"] == [1])
+    }
+
+    @Test func base64URLRoundTrip() {
+        for n in 0..<40 {
+            let bytes = (0..<n).map { UInt8(($0 * 37 + 11) % 256) }
+            let text = Base64URL.encode(bytes)
+            #expect(!text.contains("=") && !text.contains("+") && !text.contains("/"))
+            #expect(Base64URL.decode(text) == bytes)
+        }
+        #expect(Base64URL.decode("a+b") == nil)
+    }
+
+    @Test func rfc3339() {
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 1_800_000_000.9)) == "2027-01-15T08:00:00Z")
+    }
+
+    @Test func cooldownDoubles() {
+        let policy = VerificationPolicy()
+        #expect((1...5).map(policy.cooldown(afterSends:)) == [30, 60, 120, 240, 480])
+    }
+}

@@ -1,0 +1,96 @@
+"""Starts the real phone-verify binary on 127.0.0.1 (port 0) with a fresh data directory."""
+import json
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+BINARY = os.environ.get("PHONE_VERIFY_BINARY", os.path.join(os.path.dirname(__file__), "../../.build/debug/phone-verify"))
+
+
+class Server:
+    def __init__(self, data_dir, env=None):
+        self.data_dir = data_dir
+        self.env = dict(os.environ)
+        self.env.update({"PHONE_VERIFY_LISTEN": "127.0.0.1:0", "PHONE_VERIFY_DATA_DIR": data_dir})
+        self.env.update(env or {})
+        self.stdout_lines = []
+        self.stderr_lines = []
+        self.proc = None
+        self.base = None
+
+    def start(self, timeout=20):
+        self.proc = subprocess.Popen([BINARY], env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        ready = threading.Event()
+
+        def pump(stream, sink, watch):
+            for line in stream:
+                sink.append(line.rstrip("\n"))
+                if watch:
+                    m = re.search(r"listening on (http://\S+)", line)
+                    if m:
+                        self.base = m.group(1)
+                        ready.set()
+
+        threading.Thread(target=pump, args=(self.proc.stdout, self.stdout_lines, True), daemon=True).start()
+        threading.Thread(target=pump, args=(self.proc.stderr, self.stderr_lines, False), daemon=True).start()
+        if not ready.wait(timeout):
+            self.stop()
+            raise RuntimeError("server did not start: " + "\n".join(self.stderr_lines[-20:]))
+        return self
+
+    def stop(self, sig=signal.SIGTERM, timeout=15):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        return self.proc.returncode if self.proc else None
+
+    def request(self, method, path, body=None, headers=None, raw=None):
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        if body is not None:
+            req.add_header("Content-Type", "application/json")
+        for k, v in (headers or {}).items():
+            req.add_header(k, v)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                text = resp.read().decode()
+                return resp.status, dict(resp.headers), (json.loads(text) if text else None)
+        except urllib.error.HTTPError as err:
+            text = err.read().decode()
+            return err.code, dict(err.headers), (json.loads(text) if text else None)
+
+    def wait_for_code(self, verification_id, phone, timeout=10):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            status, _, body = self.request("GET", "/dev/messages?phone_number=" + urllib.request.quote(phone, safe=""))
+            assert status == 200
+            for message in body["messages"]:
+                if message["verification_id"] == verification_id:
+                    return message["code"]
+            time.sleep(0.05)
+        raise AssertionError("no message arrived for " + verification_id)
+
+
+@pytest.fixture
+def data_dir():
+    with tempfile.TemporaryDirectory(prefix="phone-verify-test-") as d:
+        yield d
+
+
+@pytest.fixture
+def server(data_dir):
+    s = Server(data_dir).start()
+    yield s
+    s.stop()
