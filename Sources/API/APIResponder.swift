@@ -65,7 +65,7 @@ public struct APIResponder: HTTPResponder {
             logger.info("request", [
                 ("request_id", context.requestID), ("method", request.method),
                 ("route", context.route.isEmpty ? "unmatched" : context.route), ("status", String(response.status)),
-                ("latency_ms", String(format: "%.3f", Double(micros) / 1000)), ("client_ip", context.clientIP),
+                ("latency_ms", String(Double(micros) / 1000)), ("client_ip", context.clientIP),
             ])
         }
         return response

@@ -82,6 +82,7 @@ public final class HTTPServer: Sendable {
     /// Stops the server gracefully: stops accepting, ends stream bodies, waits up to
     /// `graceSeconds` for in-flight requests to finish (their responses are still sent, with
     /// `Connection: close`), then closes every connection and joins the worker threads.
+    /// Blocks the caller; never call it from a responder (it would wait for its own thread).
     public func shutdown(graceSeconds: Double) {
         guard isRunning else { return }
         draining.store(true, ordering: .relaxed)

@@ -71,12 +71,15 @@ public final class Database: Sendable {
         try readers.withConnection(body)
     }
 
-    /// Finishes the queued writes, stops the writer thread and closes all
-    /// connections (in-use readers close when their body returns). Idempotent;
-    /// later `read`/`write` calls throw.
+    /// Closes the readers (in-use ones when their body returns), finishes the
+    /// queued writes, stops the writer thread and closes its connection.
+    /// Idempotent; later `read`/`write` calls throw.
+    ///
+    /// Readers go first so that the read-write connection is normally the last
+    /// one: only then does SQLite checkpoint and delete the `-wal` file.
     public func close() {
-        writer.stop()
         readers.close()
+        writer.stop()
     }
 
     /// Group-commit counters: batches, jobs, failures, queue depth.

@@ -68,11 +68,27 @@ public enum Timestamp {
     public static func rfc3339Millis(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
         var seconds = time_t(interval.rounded(.down))
-        let millis = Int((interval - Double(seconds)) * 1000)
+        let millis = min(999, max(0, Int((interval - Double(seconds)) * 1000)))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), min(999, max(0, millis)))
+        var out = [UInt8]()
+        out.reserveCapacity(24)
+        func digits(_ value: Int, _ width: Int, then separator: UInt8?) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                out.append(UInt8(48 + (value / divisor) % 10))
+                divisor /= 10
+            }
+            if let separator { out.append(separator) }
+        }
+        digits(Int(parts.tm_year) + 1900, 4, then: UInt8(ascii: "-"))
+        digits(Int(parts.tm_mon) + 1, 2, then: UInt8(ascii: "-"))
+        digits(Int(parts.tm_mday), 2, then: UInt8(ascii: "T"))
+        digits(Int(parts.tm_hour), 2, then: UInt8(ascii: ":"))
+        digits(Int(parts.tm_min), 2, then: UInt8(ascii: ":"))
+        digits(Int(parts.tm_sec), 2, then: UInt8(ascii: "."))
+        digits(millis, 3, then: UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
     }
 }

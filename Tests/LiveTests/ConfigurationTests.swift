@@ -53,3 +53,14 @@ import VerifyCore
         #expect(c.unknownVariables == ["PHONE_VERIFY_CODE_LENGHT"])
     }
 }
+
+@Suite struct ConfigurationDocsTests {
+    /// docs/CONFIGURATION.md must document every setting the code reads.
+    @Test func everySettingIsDocumented() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/CONFIGURATION.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        for setting in Settings.all {
+            #expect(text.contains("`\(setting.name)`"), "\(setting.name) is missing from docs/CONFIGURATION.md")
+        }
+    }
+}

@@ -137,7 +137,11 @@ struct DatabaseTests {
             for number in 0..<50 {
                 try database.write { try $0.run("INSERT INTO items (name) VALUES (?)", [.text("p\(number)")]) }
             }
+            #expect(try itemCount(database) == 50)  // opens a reader too
             database.close()
+            // Every connection (writer and readers) is closed: the last close
+            // checkpoints the WAL and deletes it.
+            #expect(!FileManager.default.fileExists(atPath: directory.file(path) + "-wal"))
             database.close()  // idempotent
             #expect(throws: SQLiteError.self) { try database.write { _ in 1 } }
             #expect(throws: SQLiteError.self) { try database.read { _ in 1 } }

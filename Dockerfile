@@ -1,0 +1,25 @@
+# Multi-stage build: compile with the Swift toolchain on Debian 12, run on a slim Debian 12 with
+# only the shared libraries. Both stages install packages through scripts/install-deps, the
+# same script .ci/run uses.
+FROM swift:6.3-bookworm AS build
+WORKDIR /src
+COPY scripts/install-deps scripts/install-deps
+RUN scripts/install-deps
+COPY . .
+RUN swift build -c release --product phone-verify --static-swift-stdlib \
+ && install -D .build/release/phone-verify /out/phone-verify
+
+FROM debian:bookworm-slim
+COPY scripts/install-deps /usr/local/lib/phone-verify/install-deps
+RUN /usr/local/lib/phone-verify/install-deps --runtime && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --home /var/lib/phone-verify --create-home phone-verify
+COPY --from=build /out/phone-verify /usr/local/bin/phone-verify
+USER phone-verify
+WORKDIR /var/lib/phone-verify
+ENV PHONE_VERIFY_LISTEN=0.0.0.0:8080 \
+    PHONE_VERIFY_DATA_DIR=/var/lib/phone-verify/data
+EXPOSE 8080
+VOLUME ["/var/lib/phone-verify/data"]
+HEALTHCHECK --interval=10s --timeout=2s CMD ["/bin/sh", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 && grep -q '200' <&3"]
+ENTRYPOINT ["/usr/local/bin/phone-verify"]
+CMD ["serve"]
