@@ -13,6 +13,8 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto"),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl"),
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq"),
         .target(
             name: "CPhoneNumber",
             path: "Sources/CPhoneNumber",
@@ -26,6 +28,8 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Crypto", dependencies: ["COpenSSL"]),
         .target(name: "PhoneNumbers", dependencies: ["CPhoneNumber"]),
+        .target(name: "HTTPClient", dependencies: ["CCurl"]),
+        .target(name: "Postgres", dependencies: ["CPostgres"]),
 
         // Cross-cutting
         .target(name: "Telemetry"),
@@ -50,6 +54,8 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "HTTPTypes"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(name: "StoreContractTests", dependencies: ["Stores", "VerifyCore", "VerifyTesting"]),
         .testTarget(name: "LiveTests", dependencies: ["App", "VerifyCore", "HTTPTypes"]),
     ]

@@ -16,6 +16,9 @@ public struct APIDependencies: Sendable {
     /// Present only in development mode: enables `/dev/…`.
     public var devMessages: (any DevMessageLog)?
     public var clientIP: ClientIPResolver
+    /// Operators' fraud controls and the admin-key check; admin routes exist only when set.
+    public var fraudAdmin: FraudAdmin?
+    public var authorizeAdmin: @Sendable (String) -> Bool = { _ in false }
 
     public init(
         service: VerificationService, keys: any KeyRing, issuer: String, clock: any Clock, random: any RandomSource,
@@ -45,6 +48,9 @@ public struct APIResponder: HTTPResponder {
         VerificationRoutes(service: dependencies.service, clock: dependencies.clock).register(in: &router)
         DiscoveryRoutes(keys: dependencies.keys, issuer: dependencies.issuer).register(in: &router)
         HealthRoutes(readiness: dependencies.readiness).register(in: &router)
+        if let fraudAdmin = dependencies.fraudAdmin {
+            AdminRoutes(fraud: fraudAdmin, authorize: dependencies.authorizeAdmin).register(in: &router)
+        }
         if let devMessages = dependencies.devMessages {
             DevRoutes(messages: devMessages, service: dependencies.service).register(in: &router)
         }
@@ -55,7 +61,7 @@ public struct APIResponder: HTTPResponder {
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let started = DispatchTime.now().uptimeNanoseconds
         var context = RouteContext(
-            requestID: requestID(request), clientIP: dependencies.clientIP.resolve(request))
+            requestID: requestID(request), clientIP: ClientIPResolver.limitKey(dependencies.clientIP.resolve(request)))
         var response = route(request, &context)
         response.headers.set("X-Request-Id", context.requestID)
         if request.method == "HEAD" { response.body = .bytes([]) }

@@ -22,6 +22,15 @@ public struct ClientIPResolver: Sendable {
         return hops.first.flatMap { CIDR.parseAddress($0) != nil ? $0 : nil } ?? peer
     }
 
+    /// The identity limits count against: an IPv4 address as is, an IPv6 address by its /64
+    /// (one subscriber usually holds a whole /64, so counting single addresses would be useless).
+    public static func limitKey(_ address: String) -> String {
+        guard let bytes = CIDR.parseAddress(address) else { return address.isEmpty ? "unknown" : address }
+        if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
+        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+        return groups.joined(separator: ":") + "::/64"
+    }
+
     private func isTrusted(_ address: String) -> Bool {
         trustedProxies.contains { $0.contains(address) }
     }

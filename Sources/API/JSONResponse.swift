@@ -15,6 +15,10 @@ public enum JSONResponse {
     public static func error(_ error: VerifyError, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
         var headers = headers
         if let retryAfter = error.retryAfter { headers.set("Retry-After", String(max(1, retryAfter))) }
+        RateLimitHeaders.apply(error.rateLimit, to: &headers)
+        if error.code == .unauthenticated && !headers.contains("WWW-Authenticate") {
+            headers.set("WWW-Authenticate", "Bearer error=\"invalid_token\"")
+        }
         var members: [JSONMember] = [
             JSONMember("code", .string(error.code.rawValue)), JSONMember("message", .string(error.message)),
         ]

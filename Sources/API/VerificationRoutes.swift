@@ -38,6 +38,7 @@ struct VerificationRoutes: Sendable {
         headers.set("Cache-Control", "no-store")
         headers.set("Location", "/v1/verifications/" + outcome.verification.id)
         if outcome.replayed { headers.set("Idempotent-Replayed", "true") }
+        RateLimitHeaders.apply(outcome.rateLimit, to: &headers)
         return JSONResponse.make(201, VerificationJSON.summary(outcome.verification, status: .pending), headers: headers)
     }
 
@@ -53,17 +54,22 @@ struct VerificationRoutes: Sendable {
 
     func resend(_ request: HTTPRequest, _ context: RouteContext) throws -> HTTPResponse {
         _ = try RequestBody(request, allowEmpty: true)
-        let v = try service.resend(id: try Self.id(context))
-        return JSONResponse.make(200, VerificationJSON.summary(v, status: v.status(at: clock.now())), headers: ["Cache-Control": "no-store"])
+        let outcome = try service.resend(id: try Self.id(context), clientIP: context.clientIP)
+        var headers: HTTPHeaders = ["Cache-Control": "no-store"]
+        RateLimitHeaders.apply(outcome.rateLimit, to: &headers)
+        let v = outcome.verification
+        return JSONResponse.make(200, VerificationJSON.summary(v, status: v.status(at: clock.now())), headers: headers)
     }
 
     func check(_ request: HTTPRequest, _ context: RouteContext) throws -> HTTPResponse {
         let body = try RequestBody(request)
         let code = try body.string("code", maxLength: 32)
-        let approved = try service.checkAndIssue(id: try Self.id(context), code: code)
+        let approved = try service.checkAndIssue(id: try Self.id(context), code: code, clientIP: context.clientIP)
         var members = VerificationJSON.identity(approved.verification, status: .approved)
         if let credential = approved.credential { members.append(JSONMember("credential", VerificationJSON.credential(credential))) }
-        return JSONResponse.make(200, .object(members), headers: ["Cache-Control": "no-store"])
+        var headers: HTTPHeaders = ["Cache-Control": "no-store"]
+        RateLimitHeaders.apply(approved.rateLimit, to: &headers)
+        return JSONResponse.make(200, .object(members), headers: headers)
     }
 
     /// A verification id from the path; malformed ids are simply not found.

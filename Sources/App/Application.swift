@@ -75,11 +75,20 @@ public final class Application: @unchecked Sendable {
             composer: TemplateComposer(appName: c.appName, otpDomain: c.otpDomain), notifier: worker,
             issuer: CredentialIssuer(
                 issuer: issuer, audience: c.audience, lifetime: c.credentialTTL, keys: try StaticKeyRing(active: signer),
-                random: random))
-        late.set(APIResponder(APIDependencies(
+                random: random),
+            protection: AbuseProtection(limits: c.limits, fraud: c.fraud, testNumbers: c.testNumbers))
+        let adminKeys = c.adminAPIKeys.map { Array($0.utf8) }
+        var dependencies = APIDependencies(
             service: service, keys: try StaticKeyRing(active: signer), issuer: issuer, clock: clock, random: random,
             logger: logger, readiness: { try store.read { try $0.ping() } }, devMessages: inbox,
-            clientIP: ClientIPResolver(trustedProxies: c.trustedProxies))))
+            clientIP: ClientIPResolver(trustedProxies: c.trustedProxies))
+        dependencies.fraudAdmin = FraudAdmin(store: store, clock: clock, policy: c.fraud)
+        dependencies.authorizeAdmin = { presented in
+            let bytes = Array(presented.utf8)
+            // Every key is compared, in constant time each, so timing says nothing about which matched.
+            return adminKeys.reduce(false) { found, key in ConstantTime.equals(key, bytes) || found }
+        }
+        late.set(APIResponder(dependencies))
         logger.info("listening", [
             ("address", "\(c.listenHost):\(server.port)"), ("mode", c.mode.rawValue), ("issuer", issuer),
             ("kid", signer.keyID), ("database", c.sqlitePath),

@@ -28,6 +28,8 @@ public enum CommandLineTool {
             }
         case "phone":
             return phone(Array(args.dropFirst()))
+        case "fraud":
+            return fraud(Array(args.dropFirst()), environment: environment)
         default:
             FileHandle.standardError.write(Data("phone-verify: unknown command \(args[0]); see --help\n".utf8))
             return 64
@@ -40,6 +42,35 @@ public enum CommandLineTool {
         } catch {
             FileHandle.standardError.write(Data("phone-verify: \(error)\n".utf8))
             return 78
+        }
+    }
+
+    /// `fraud list | allow KEY | block KEY | clear KEY` on the configured store (keys:
+    /// `prefix:+1415555` or `country:US`).
+    static func fraud(_ args: [String], environment: [String: String]) -> Int32 {
+        withConfiguration(environment) { c in
+            let store = try SQLiteStore(path: c.sqlitePath, synchronous: c.sqliteSynchronous)
+            defer { store.close() }
+            let admin = FraudAdmin(store: store, clock: SystemClock(), policy: c.fraud)
+            switch (args.first, args.count) {
+            case ("list", 1):
+                for stat in try admin.stats() {
+                    let conversion = stat.conversion.map { String(Int(($0 * 100).rounded())) + "%" } ?? "-"
+                    print("\(stat.key)\tsent=\(stat.sent)\tapproved=\(stat.approved)\tconversion=\(conversion)\toverride=\(stat.action?.rawValue ?? "-")\trefused=\(admin.isRefused(stat))")
+                }
+                return 0
+            case ("allow", 2), ("block", 2), ("clear", 2):
+                let action = args[0] == "clear" ? nil : FraudAction(rawValue: args[0])
+                do { try admin.setOverride(key: args[1], action: action) } catch let error as VerifyError {
+                    FileHandle.standardError.write(Data("phone-verify: \(error.message)\n".utf8))
+                    return 64
+                }
+                print("\(args[1]): \(action?.rawValue ?? "cleared")")
+                return 0
+            default:
+                FileHandle.standardError.write(Data("usage: phone-verify fraud list | allow KEY | block KEY | clear KEY (KEY: prefix:+1415555 or country:US)\n".utf8))
+                return 64
+            }
         }
     }
 

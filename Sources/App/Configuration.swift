@@ -34,6 +34,10 @@ public struct Configuration: Sendable {
     public var maxConnections = 4096
     public var logLevel = LogLevel.info
     public var retention = 86_400
+    public var limits = RateLimits.defaults
+    public var fraud = FraudPolicy()
+    public var testNumbers = TestNumbers()
+    public var adminAPIKeys: [String] = []
     /// Unknown PHONE_VERIFY_* variables (likely typos), warned about at start-up.
     public var unknownVariables: [String] = []
 
@@ -121,13 +125,55 @@ public struct Configuration: Sendable {
             }
         }
         retention = reader.int("PHONE_VERIFY_RETENTION", in: 600...31_536_000) ?? retention
+        if let text = reader.string("PHONE_VERIFY_LIMITS") {
+            do { limits = try limits.overridden(by: text) } catch { reader.problem("PHONE_VERIFY_LIMITS", "has \(error)") }
+        }
+        limits.prefixDigits = reader.int("PHONE_VERIFY_PREFIX_DIGITS", in: 1...15)
+        if let onOff = reader.string("PHONE_VERIFY_FRAUD") {
+            switch onOff.lowercased() {
+            case "on", "true", "1": fraud.enabled = true
+            case "off", "false", "0": fraud.enabled = false
+            default: reader.problem("PHONE_VERIFY_FRAUD", "must be on or off")
+            }
+        }
+        fraud.minSends = reader.int("PHONE_VERIFY_FRAUD_MIN_SENDS", in: 1...1_000_000) ?? fraud.minSends
+        if let text = reader.string("PHONE_VERIFY_FRAUD_MIN_CONVERSION") {
+            if let value = Double(text), (0...1).contains(value) { fraud.minConversion = value } else {
+                reader.problem("PHONE_VERIFY_FRAUD_MIN_CONVERSION", "must be a number from 0 to 1")
+            }
+        }
+        fraud.window = reader.int("PHONE_VERIFY_FRAUD_WINDOW", in: 300...86_400) ?? fraud.window
+        if let text = reader.string("PHONE_VERIFY_TEST_NUMBERS") {
+            do { testNumbers.codes = try TestNumbers.parse(text) } catch { reader.problem("PHONE_VERIFY_TEST_NUMBERS", "has \(error)") }
+        }
+        if let text = reader.string("PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT") {
+            if let date = Self.parseInstant(text) { testNumbers.expiresAt = date } else {
+                reader.problem("PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT", "must be an RFC 3339 instant such as 2027-01-31T00:00:00Z")
+            }
+        }
+        adminAPIKeys = reader.list("PHONE_VERIFY_ADMIN_API_KEYS") ?? []
+        if adminAPIKeys.contains(where: { $0.utf8.count < 16 }) {
+            reader.problem("PHONE_VERIFY_ADMIN_API_KEYS", "entries must be at least 16 characters")
+        }
         if mode == .production {
             if signingKeyFile == nil { reader.problem("PHONE_VERIFY_SIGNING_KEY_FILE", "is required in production mode") }
             if codeSecret == nil { reader.problem("PHONE_VERIFY_CODE_SECRET", "is required in production mode") }
             if gateways.contains("console") { reader.problem("PHONE_VERIFY_GATEWAYS", "the console sink is refused in production mode") }
+            if !testNumbers.isEmpty && testNumbers.expiresAt == nil {
+                reader.problem("PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT", "is required in production mode when PHONE_VERIFY_TEST_NUMBERS is set")
+            }
         }
         unknownVariables = values.keys.filter { Settings.named($0) == nil }.sorted()
         if !reader.problems.isEmpty { throw ConfigurationError(problems: reader.problems) }
+    }
+
+    /// "2027-01-31T00:00:00Z" or with an offset / fractional seconds.
+    static func parseInstant(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
     }
 
     static func splitHostPort(_ text: String) -> (String, Int)? {

@@ -10,6 +10,7 @@ public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible
     /// ``HTTPServer/start()`` was called twice, or after shutdown.
     case alreadyStarted
 
+    /// Human-readable text for logs and startup failures.
     public var description: String {
         switch self {
         case .invalidHost(let host):

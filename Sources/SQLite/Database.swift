@@ -66,7 +66,8 @@ public final class Database: Sendable {
     /// Runs `body` on the calling thread with a read-only connection from the
     /// pool (waiting if all `readerCount` are busy). Wrap several queries in
     /// `BEGIN` … `COMMIT` for one consistent snapshot; uncommitted writes of a
-    /// concurrent write body are not visible.
+    /// concurrent write body are not visible. Inside a write body, query the
+    /// body's own connection instead of calling `read`.
     public func read<T: Sendable>(_ body: @Sendable (Connection) throws -> T) throws -> T {
         try readers.withConnection(body)
     }

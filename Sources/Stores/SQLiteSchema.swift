@@ -59,5 +59,26 @@ enum SQLiteSchema {
             ) WITHOUT ROWID;
             CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
             """),
+        Migration(version: 2, name: "rate limits and fraud counters", sql: """
+            CREATE TABLE limit_logs (
+                key TEXT PRIMARY KEY,
+                events BLOB NOT NULL,
+                expires_at INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX limit_logs_expires_at ON limit_logs (expires_at);
+            CREATE TABLE fraud_counts (
+                key TEXT NOT NULL,
+                bucket INTEGER NOT NULL,
+                sent INTEGER NOT NULL DEFAULT 0,
+                approved INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (key, bucket)
+            ) WITHOUT ROWID;
+            CREATE INDEX fraud_counts_bucket ON fraud_counts (bucket);
+            CREATE TABLE fraud_overrides (
+                key TEXT PRIMARY KEY,
+                action TEXT NOT NULL,
+                created_at INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            """),
     ]
 }

@@ -84,6 +84,8 @@ public final class SQLiteStore: VerificationStore, OutboxStore, @unchecked Senda
             var removed = try db.run("DELETE FROM verifications WHERE expires_at < ?", [c])
             removed += try db.run("DELETE FROM outbox WHERE expires_at < ? AND status <> 'queued'", [c])
             removed += try db.run("DELETE FROM idempotency_keys WHERE created_at < ?", [c])
+            removed += try db.run("DELETE FROM limit_logs WHERE expires_at < ?", [c])
+            removed += try db.run("DELETE FROM fraud_counts WHERE bucket < ?", [c])
             return removed
         }
     }

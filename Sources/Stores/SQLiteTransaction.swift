@@ -73,4 +73,82 @@ struct SQLiteTransaction: StoreTransaction {
                 .blob(Array(try JSONEncoder().encode(record.snapshot))), SQLiteRows.millis(record.createdAt),
             ])
     }
+
+    func limitEvents(key: String) throws -> [Int64] {
+        guard let blob = try db.queryOne("SELECT events FROM limit_logs WHERE key = ?", [.text(key)])?.blob("events") else {
+            return []
+        }
+        return EventCoding.decode(blob)
+    }
+
+    func setLimitEvents(key: String, events: [Int64], expiresAt: Date) throws {
+        try db.run(
+            "INSERT INTO limit_logs (key, events, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET events = excluded.events, expires_at = excluded.expires_at",
+            [.text(key), .blob(EventCoding.encode(events)), SQLiteRows.millis(expiresAt)])
+    }
+
+    func fraudCounts(key: String, since: Date) throws -> (sent: Int, approved: Int) {
+        let row = try db.queryOne(
+            "SELECT COALESCE(SUM(sent), 0) AS sent, COALESCE(SUM(approved), 0) AS approved FROM fraud_counts WHERE key = ? AND bucket >= ?",
+            [.text(key), SQLiteRows.millis(since)])
+        return (Int(row?.int("sent") ?? 0), Int(row?.int("approved") ?? 0))
+    }
+
+    func addFraudCounts(key: String, bucket: Date, sent: Int, approved: Int) throws {
+        try db.run(
+            """
+            INSERT INTO fraud_counts (key, bucket, sent, approved) VALUES (?, ?, ?, ?)
+            ON CONFLICT (key, bucket) DO UPDATE SET sent = sent + excluded.sent, approved = approved + excluded.approved
+            """,
+            [.text(key), SQLiteRows.millis(bucket), .integer(Int64(sent)), .integer(Int64(approved))])
+    }
+
+    func fraudOverride(key: String) throws -> FraudAction? {
+        try db.queryOne("SELECT action FROM fraud_overrides WHERE key = ?", [.text(key)])?.text("action").flatMap(FraudAction.init)
+    }
+
+    func setFraudOverride(key: String, action: FraudAction?, now: Date) throws {
+        if let action {
+            try db.run(
+                "INSERT INTO fraud_overrides (key, action, created_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET action = excluded.action, created_at = excluded.created_at",
+                [.text(key), .text(action.rawValue), SQLiteRows.millis(now)])
+        } else {
+            try db.run("DELETE FROM fraud_overrides WHERE key = ?", [.text(key)])
+        }
+    }
+
+    func fraudStats(since: Date) throws -> [FraudStat] {
+        try db.query(
+            """
+            SELECT k.key AS key, COALESCE(SUM(c.sent), 0) AS sent, COALESCE(SUM(c.approved), 0) AS approved, o.action AS action
+            FROM (SELECT key FROM fraud_counts WHERE bucket >= ? UNION SELECT key FROM fraud_overrides) k
+            LEFT JOIN fraud_counts c ON c.key = k.key AND c.bucket >= ?
+            LEFT JOIN fraud_overrides o ON o.key = k.key
+            GROUP BY k.key ORDER BY k.key
+            """,
+            [SQLiteRows.millis(since), SQLiteRows.millis(since)]
+        ).map { row in
+            FraudStat(
+                key: row.text("key") ?? "", sent: Int(row.int("sent") ?? 0), approved: Int(row.int("approved") ?? 0),
+                action: row.text("action").flatMap(FraudAction.init))
+        }
+    }
+}
+
+/// Little-endian Int64 arrays as blobs (rate-limit event logs).
+enum EventCoding {
+    static func encode(_ events: [Int64]) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(events.count * 8)
+        for e in events { withUnsafeBytes(of: e.littleEndian) { out.append(contentsOf: $0) } }
+        return out
+    }
+
+    static func decode(_ bytes: [UInt8]) -> [Int64] {
+        stride(from: 0, to: bytes.count - bytes.count % 8, by: 8).map { i in
+            var v: Int64 = 0
+            for j in 0..<8 { v |= Int64(bytes[i + j]) << (8 * j) }
+            return v
+        }
+    }
 }

@@ -14,12 +14,12 @@ extension VerificationService {
     }
 
     /// Sends a new code; the previous code stops working, the attempt counter is kept, and
-    /// the cooldown doubles after each send.
-    public func resend(id: String, purposes: Set<Purpose> = [.signIn]) throws -> Verification {
+    /// the cooldown doubles after each send. Counts against the same limits as a start.
+    public func resend(id: String, clientIP: String = "", purposes: Set<Purpose> = [.signIn]) throws -> StartOutcome {
         let now = clock.now()
-        let code = CodeGenerator(length: policy.codeLength, random: random).next()
         let service = self
-        let updated = try store.write { tx -> Verification in
+        let fresh = CodeGenerator(length: policy.codeLength, random: random).next()
+        let outcome = try store.write { tx -> StartOutcome in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
                 throw VerifyError.notFound(id)
             }
@@ -35,26 +35,42 @@ extension VerificationService {
                     .resendTooSoon, "a new code can be sent in \(wait) s",
                     details: ["resend_available_at": .string(RFC3339.format(v.resendAvailableAt))], retryAfter: wait)
             }
+            let protection = service.protection
+            let testCode = protection.testNumbers.codes[v.phoneNumber]
+            let code = testCode ?? fresh
             v.sends += 1
             v.codeHash = service.hasher.hash(code: code, verificationID: v.id)
             v.lastSentAt = now
             v.expiresAt = now.addingTimeInterval(TimeInterval(service.policy.codeTTL))
             v.resendAvailableAt = now.addingTimeInterval(TimeInterval(service.policy.cooldown(afterSends: v.sends)))
+            var report: RateLimitReport?
+            if testCode == nil {
+                let admission = try protection.limiter.admit(
+                    protection.sendSubjects(phone: v.phoneNumber, client: clientIP), now: now, in: tx)
+                let fraudKeys = protection.fraudKeys(phone: v.phoneNumber, region: v.region)
+                try protection.fraud.admit(keys: fraudKeys, now: now, in: tx)
+                report = try protection.limiter.record(admission, now: now, in: tx)
+                try protection.fraud.recordSend(keys: fraudKeys, now: now, in: tx)
+                try tx.supersedeQueuedMessages(verificationID: v.id, reason: "superseded by a resend", now: now)
+                try tx.enqueue(try service.outboxMessage(for: v, code: code, now: now))
+            }
             try tx.update(v)
-            try tx.supersedeQueuedMessages(verificationID: v.id, reason: "superseded by a resend", now: now)
-            try tx.enqueue(try service.outboxMessage(for: v, code: code, now: now))
-            return v
+            return StartOutcome(verification: v, replayed: false, rateLimit: report)
         }
         notifier.messagesQueued()
-        return updated
+        return outcome
     }
 
     /// Checks a code. The attempt is counted before the comparison, in the same transaction,
-    /// so parallel guesses can never exceed the cap; a correct code is accepted once.
-    public func check(id: String, code: String, purposes: Set<Purpose> = [.signIn]) throws -> Verification {
+    /// so parallel guesses can never exceed the cap; a correct code is accepted once. Checks
+    /// count against the client's check limit; failures against the number's lockout.
+    public func check(id: String, code: String, clientIP: String = "", purposes: Set<Purpose> = [.signIn]) throws
+        -> ApprovedCheck
+    {
         let now = clock.now()
         let hasher = self.hasher
-        let outcome = try store.write { tx -> Result<Verification, VerifyError> in
+        let protection = self.protection
+        let outcome = try store.write { tx -> Result<ApprovedCheck, VerifyError> in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
                 return .failure(VerifyError.notFound(id))
             }
@@ -63,26 +79,34 @@ extension VerificationService {
                 return .failure(VerifyError(
                     .invalidRequest, "code must be \(v.codeLength) digits", details: ["field": "code"]))
             }
+            try protection.limiter.requireNotLockedOut(phone: v.phoneNumber, now: now, in: tx)
+            let admission = try protection.limiter.admit(
+                [.init(.ipCheck, clientIP.isEmpty ? "unknown" : clientIP)], now: now, in: tx)
+            let report = try protection.limiter.record(admission, now: now, in: tx)
             v.attempts += 1
             if hasher.matches(code: code, verificationID: v.id, expected: v.codeHash) {
                 v.storedStatus = .approved
                 v.approvedAt = now
                 try tx.update(v)
-                return .success(v)
+                try protection.fraud.recordApproval(keys: protection.fraudKeys(phone: v.phoneNumber, region: v.region), now: now, in: tx)
+                return .success(ApprovedCheck(verification: v, credential: nil, rateLimit: report))
             }
             if v.attempts >= v.maxAttempts { v.storedStatus = .maxAttemptsReached }
             try tx.update(v)
+            try protection.limiter.recordFailedCheck(phone: v.phoneNumber, now: now, in: tx)
             return .failure(VerifyError(
                 .incorrectCode, "the code is incorrect",
-                details: ["attempts_remaining": .int(Int64(v.attemptsRemaining))]))
+                details: ["attempts_remaining": .int(Int64(v.attemptsRemaining))], rateLimit: report))
         }
         return try outcome.get()
     }
 
     /// Approves a checked verification and issues its first-factor credential.
-    public func checkAndIssue(id: String, code: String) throws -> ApprovedCheck {
-        let v = try check(id: id, code: code)
-        return ApprovedCheck(verification: v, credential: try issuer.firstFactor(for: v, at: clock.now()))
+    public func checkAndIssue(id: String, code: String, clientIP: String = "") throws -> ApprovedCheck {
+        let checked = try check(id: id, code: code, clientIP: clientIP)
+        return ApprovedCheck(
+            verification: checked.verification, credential: try issuer.firstFactor(for: checked.verification, at: clock.now()),
+            rateLimit: checked.rateLimit)
     }
 
     /// Cancels a verification: its code stops working. Approved verifications cannot be canceled.

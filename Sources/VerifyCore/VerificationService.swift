@@ -10,6 +10,7 @@ public struct StartRequest: Sendable {
     public var subject: String?
     public var sessionID: String?
     /// Client identity (IP) and its `Idempotency-Key`, scoping idempotent replays.
+    /// Client identity for limits and idempotency: its IP (IPv6: its /64).
     public var clientIP: String
     public var idempotencyKey: String?
 
@@ -34,12 +35,15 @@ public struct StartRequest: Sendable {
 public struct StartOutcome: Sendable, Equatable {
     public let verification: Verification
     public let replayed: Bool
+    /// The limit closest to refusing, for the response's RateLimit fields.
+    public let rateLimit: RateLimitReport?
 }
 
 /// The answer to a successful check.
 public struct ApprovedCheck: Sendable, Equatable {
     public let verification: Verification
     public let credential: Credential?
+    public let rateLimit: RateLimitReport?
 }
 
 /// The verification lifecycle: start, resend, check, cancel, read. Knows nothing of HTTP,
@@ -55,12 +59,15 @@ public struct VerificationService: Sendable {
     let notifier: any DeliveryNotifier
     let issuer: CredentialIssuer
     public let policy: VerificationPolicy
+    public let protection: AbuseProtection
 
     public init(
         store: any VerificationStore, parser: any PhoneNumberParser, hasher: any CodeHasher,
         sealer: any MessageSealer, random: any RandomSource, clock: any Clock, policy: VerificationPolicy,
-        composer: any MessageComposer, notifier: any DeliveryNotifier, issuer: CredentialIssuer
+        composer: any MessageComposer, notifier: any DeliveryNotifier, issuer: CredentialIssuer,
+        protection: AbuseProtection = AbuseProtection()
     ) {
+        self.protection = protection
         self.store = store
         self.parser = parser
         self.hasher = hasher
@@ -71,6 +78,15 @@ public struct VerificationService: Sendable {
         self.composer = composer
         self.notifier = notifier
         self.issuer = issuer
+    }
+
+    /// A test number as a `PhoneNumber` (its syntax was checked when configured, not its validity).
+    func testNumber(_ e164: String, now: Date) throws -> PhoneNumber {
+        if let expiry = protection.testNumbers.expiresAt, now >= expiry {
+            throw VerifyError(.forbidden, "test numbers expired at \(RFC3339.format(expiry))")
+        }
+        if case .success(let parsed) = parser.parse(e164, defaultRegion: nil) { return parsed }
+        return PhoneNumber(e164: e164, region: "ZZ", countryCode: 0, lineType: .unknown, international: e164)
     }
 
     /// Parses and vets a number against the policy; throws the client-facing refusal.
@@ -86,24 +102,26 @@ public struct VerificationService: Sendable {
         }
     }
 
-    /// Starts a verification and queues its first message, in one transaction.
+    /// Starts a verification and queues its first message, in one transaction with its limits.
     public func start(_ request: StartRequest) throws -> StartOutcome {
         guard request.channel == "sms" else {
             throw VerifyError(.invalidRequest, "channel must be \"sms\"", details: ["field": "channel"])
         }
-        let number = try vet(request.phoneNumber, defaultRegion: request.defaultRegion)
         let now = clock.now()
+        let protection = self.protection
+        let testE164 = protection.testNumbers.match(request.phoneNumber)
+        let number = try testE164.map { try testNumber($0, now: now) } ?? vet(request.phoneNumber, defaultRegion: request.defaultRegion)
         let id = random.identifier(prefix: "ver_")
-        let code = CodeGenerator(length: policy.codeLength, random: random).next()
+        let code = testE164.flatMap { protection.testNumbers.codes[$0] } ?? CodeGenerator(length: policy.codeLength, random: random).next()
         let verification = Verification(
-            id: id, phoneNumber: number.e164, display: number.international, region: number.region, countryCode: number.countryCode,
-            channel: request.channel, locale: request.locale, purpose: request.purpose,
+            id: id, phoneNumber: number.e164, display: number.international, region: number.region,
+            countryCode: number.countryCode, channel: request.channel, locale: request.locale, purpose: request.purpose,
             subject: request.subject, sessionID: request.sessionID,
-            codeHash: hasher.hash(code: code, verificationID: id), codeLength: policy.codeLength,
+            codeHash: hasher.hash(code: code, verificationID: id), codeLength: code.count,
             maxAttempts: policy.maxAttempts, maxSends: policy.maxSends, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(policy.codeTTL)), lastSentAt: now,
             resendAvailableAt: now.addingTimeInterval(TimeInterval(policy.cooldown(afterSends: 1))))
-        let message = try outboxMessage(for: verification, code: code, now: now)
+        let message = testE164 == nil ? try outboxMessage(for: verification, code: code, now: now) : nil
         let fingerprint = [number.e164, request.channel, request.locale ?? "", request.purpose.rawValue,
                            request.subject ?? ""].joined(separator: "|")
         let scopedKey = request.idempotencyKey.map { request.clientIP + "|" + $0 }
@@ -115,18 +133,28 @@ public struct VerificationService: Sendable {
                         .idempotencyKeyReused, "this Idempotency-Key was used for a different request",
                         details: ["verification_id": .string(record.verificationID)])
                 }
-                return StartOutcome(verification: record.snapshot, replayed: true)
+                return StartOutcome(verification: record.snapshot, replayed: true, rateLimit: nil)
+            }
+            try protection.limiter.requireNotLockedOut(phone: number.e164, now: now, in: tx)
+            var report: RateLimitReport?
+            if let message {
+                let admission = try protection.limiter.admit(
+                    protection.sendSubjects(phone: number.e164, client: request.clientIP), now: now, in: tx)
+                let fraudKeys = protection.fraudKeys(phone: number.e164, region: number.region)
+                try protection.fraud.admit(keys: fraudKeys, now: now, in: tx)
+                report = try protection.limiter.record(admission, now: now, in: tx)
+                try protection.fraud.recordSend(keys: fraudKeys, now: now, in: tx)
+                try tx.enqueue(message)
             }
             try tx.insert(verification)
-            try tx.enqueue(message)
             if let scopedKey {
                 try tx.saveIdempotencyRecord(IdempotencyRecord(
                     key: scopedKey, fingerprint: fingerprint, verificationID: id, snapshot: verification,
                     createdAt: now))
             }
-            return StartOutcome(verification: verification, replayed: false)
+            return StartOutcome(verification: verification, replayed: false, rateLimit: report)
         }
-        if !outcome.replayed { notifier.messagesQueued() }
+        if !outcome.replayed && message != nil { notifier.messagesQueued() }
         return outcome
     }
 

@@ -19,6 +19,13 @@ public protocol StoreReader {
     func idempotencyRecord(key: String, notBefore: Date) throws -> IdempotencyRecord?
     /// Cheap liveness probe of the store.
     func ping() throws
+    /// Event instants (Unix ms, oldest first) of a rate-limit subject.
+    func limitEvents(key: String) throws -> [Int64]
+    /// Sends and approvals counted for a fraud key since `since`.
+    func fraudCounts(key: String, since: Date) throws -> (sent: Int, approved: Int)
+    func fraudOverride(key: String) throws -> FraudAction?
+    /// Every fraud key with activity since `since` or an override, for operators.
+    func fraudStats(since: Date) throws -> [FraudStat]
 }
 
 /// Writes, available only inside `VerificationStore.write`.
@@ -30,6 +37,12 @@ public protocol StoreTransaction: StoreReader {
     /// their payloads (their code no longer works).
     func supersedeQueuedMessages(verificationID: String, reason: String, now: Date) throws
     func saveIdempotencyRecord(_ record: IdempotencyRecord) throws
+    /// Replaces a subject's event log; the row may be purged after `expiresAt`.
+    func setLimitEvents(key: String, events: [Int64], expiresAt: Date) throws
+    /// Adds to a fraud key's counters in the bucket starting at `bucket`.
+    func addFraudCounts(key: String, bucket: Date, sent: Int, approved: Int) throws
+    /// Sets (or with nil, clears) an operator's decision for a fraud key.
+    func setFraudOverride(key: String, action: FraudAction?, now: Date) throws
 }
 
 /// The first response to a request with an `Idempotency-Key`.

@@ -30,11 +30,17 @@ public struct VerifyError: Error, Sendable, Equatable {
     public let details: [String: JSONValue]
     /// Seconds the client should wait before trying again (429s).
     public let retryAfter: Int?
+    /// The limit that refused the request, for `RateLimit-Policy` / `RateLimit`.
+    public let rateLimit: RateLimitReport?
 
-    public init(_ code: ErrorCode, _ message: String, details: [String: JSONValue] = [:], retryAfter: Int? = nil) {
+    public init(
+        _ code: ErrorCode, _ message: String, details: [String: JSONValue] = [:], retryAfter: Int? = nil,
+        rateLimit: RateLimitReport? = nil
+    ) {
         self.code = code
         self.message = message
         self.details = details
         self.retryAfter = retryAfter
+        self.rateLimit = rateLimit
     }
 }

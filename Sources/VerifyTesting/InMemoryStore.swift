@@ -9,6 +9,9 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
         var messages: [OutboxMessage] = []
         var leases: [String: (owner: String, until: Date)] = [:]
         var idempotency: [String: IdempotencyRecord] = [:]
+        var limits: [String: [Int64]] = [:]
+        var fraud: [String: [Date: (sent: Int, approved: Int)]] = [:]
+        var overrides: [String: FraudAction] = [:]
     }
 
     private let lock = NSLock()
@@ -45,6 +48,23 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
             }
         }
         func saveIdempotencyRecord(_ record: IdempotencyRecord) throws { state.idempotency[record.key] = record }
+        func limitEvents(key: String) throws -> [Int64] { state.limits[key] ?? [] }
+        func setLimitEvents(key: String, events: [Int64], expiresAt: Date) throws { state.limits[key] = events }
+        func fraudCounts(key: String, since: Date) throws -> (sent: Int, approved: Int) {
+            (state.fraud[key] ?? [:]).filter { $0.key >= since }.values.reduce((0, 0)) { ($0.0 + $1.sent, $0.1 + $1.approved) }
+        }
+        func addFraudCounts(key: String, bucket: Date, sent: Int, approved: Int) throws {
+            let current: (sent: Int, approved: Int) = state.fraud[key]?[bucket] ?? (0, 0)
+            state.fraud[key, default: [:]][bucket] = (sent: current.sent + sent, approved: current.approved + approved)
+        }
+        func fraudOverride(key: String) throws -> FraudAction? { state.overrides[key] }
+        func setFraudOverride(key: String, action: FraudAction?, now: Date) throws { state.overrides[key] = action }
+        func fraudStats(since: Date) throws -> [FraudStat] {
+            Set(state.fraud.keys).union(state.overrides.keys).sorted().map { key in
+                let counts: (sent: Int, approved: Int) = (try? fraudCounts(key: key, since: since)) ?? (sent: 0, approved: 0)
+                return FraudStat(key: key, sent: counts.sent, approved: counts.approved, action: state.overrides[key])
+            }
+        }
     }
 
     struct Duplicate: Error {}

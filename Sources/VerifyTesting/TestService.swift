@@ -9,7 +9,7 @@ public struct TestService {
     public let random: SeededRandom
     public let notifier: CountingNotifier
 
-    public init(policy: VerificationPolicy = VerificationPolicy(), seed: UInt64 = 7) {
+    public init(policy: VerificationPolicy = VerificationPolicy(), protection: AbuseProtection = AbuseProtection(), seed: UInt64 = 7) {
         store = InMemoryStore()
         clock = ManualClock()
         random = SeededRandom(seed: seed)
@@ -17,7 +17,8 @@ public struct TestService {
         service = VerificationService(
             store: store, parser: FakePhoneParser(), hasher: FakeHasher(), sealer: FakeSealer(), random: random,
             clock: clock, policy: policy, composer: TemplateComposer(), notifier: notifier,
-            issuer: CredentialIssuer(issuer: "http://issuer.test", audience: "main-auth", keys: FakeSigner(), random: random))
+            issuer: CredentialIssuer(issuer: "http://issuer.test", audience: "main-auth", keys: FakeSigner(), random: random),
+            protection: protection)
     }
 
     /// The code inside the newest queued message of a verification (tests read it like a phone would).

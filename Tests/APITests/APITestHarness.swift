@@ -12,13 +12,19 @@ struct APITestHarness {
     let logs = CapturingLogHandler()
     let inbox = MemoryDevLog()
 
-    init(policy: VerificationPolicy = VerificationPolicy(), dev: Bool = true, trustedProxies: [CIDR] = [], ready: Bool = true) {
-        t = TestService(policy: policy)
-        api = APIResponder(APIDependencies(
+    init(
+        policy: VerificationPolicy = VerificationPolicy(), protection: AbuseProtection = AbuseProtection(), dev: Bool = true,
+        trustedProxies: [CIDR] = [], ready: Bool = true, adminKey: String? = nil
+    ) {
+        t = TestService(policy: policy, protection: protection)
+        var dependencies = APIDependencies(
             service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
             logger: Logger(handler: logs, minimumLevel: .debug),
             readiness: { if !ready { throw VerifyError(.unavailable, "store down") } },
-            devMessages: dev ? inbox : nil, clientIP: ClientIPResolver(trustedProxies: trustedProxies)))
+            devMessages: dev ? inbox : nil, clientIP: ClientIPResolver(trustedProxies: trustedProxies))
+        dependencies.fraudAdmin = FraudAdmin(store: t.store, clock: t.clock, policy: protection.fraud.policy)
+        dependencies.authorizeAdmin = { $0 == adminKey }
+        api = APIResponder(dependencies)
     }
 
     struct Reply {

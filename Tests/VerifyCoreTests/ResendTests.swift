@@ -17,7 +17,7 @@ import VerifyTesting
         #expect(early?.retryAfter == 30)
 
         t.clock.advance(30)
-        let r1 = try t.service.resend(id: v.id)
+        let r1 = try t.service.resend(id: v.id).verification
         #expect(r1.attempts == 1)
         #expect(r1.sends == 2)
         #expect(r1.resendAvailableAt == t.clock.now().addingTimeInterval(60))
@@ -27,7 +27,7 @@ import VerifyTesting
             let old = #expect(throws: VerifyError.self) { try t.service.check(id: v.id, code: first) }
             #expect(old?.code == .incorrectCode)
         }
-        #expect(try t.service.check(id: v.id, code: second).storedStatus == .approved)
+        #expect(try t.service.check(id: v.id, code: second).verification.storedStatus == .approved)
     }
 
     @Test func cooldownsDoubleUntilMaxSends() throws {
@@ -38,7 +38,7 @@ import VerifyTesting
             let wait = Int(current.resendAvailableAt.timeIntervalSince(t.clock.now()))
             waits.append(wait)
             t.clock.advance(TimeInterval(wait))
-            current = try t.service.resend(id: v.id)
+            current = try t.service.resend(id: v.id).verification
         }
         #expect(waits == [30, 60, 120, 240])
         t.clock.advance(10_000)

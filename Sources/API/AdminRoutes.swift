@@ -1,0 +1,49 @@
+import HTTPTypes
+import VerifyCore
+
+/// Server-to-server administration, behind `Authorization: Bearer <PHONE_VERIFY_ADMIN_API_KEYS entry>`.
+struct AdminRoutes: Sendable {
+    let fraud: FraudAdmin
+    let authorize: @Sendable (String) -> Bool
+
+    func register(in router: inout Router) {
+        let fraud = self.fraud
+        let guardAdmin = self.requireAdmin
+        router.add("GET", "/v1/admin/fraud") { request, _ in
+            try guardAdmin(request)
+            let list = try fraud.stats().map { stat -> JSONValue in
+                [
+                    "key": .string(stat.key), "sent": .int(Int64(stat.sent)), "approved": .int(Int64(stat.approved)),
+                    "conversion": stat.conversion.map { .double(($0 * 1000).rounded() / 1000) } ?? .null,
+                    "override": .optional(stat.action?.rawValue), "refused": .bool(fraud.isRefused(stat)),
+                ]
+            }
+            return JSONResponse.make(200, ["keys": .array(list)], headers: ["Cache-Control": "no-store"])
+        }
+        router.add("PUT", "/v1/admin/fraud/{key}") { request, context in
+            try guardAdmin(request)
+            let body = try RequestBody(request)
+            guard let action = FraudAction(rawValue: try body.string("action", maxLength: 16)) else {
+                throw VerifyError(.invalidRequest, "action must be \"allow\" or \"block\"", details: ["field": "action"])
+            }
+            let key = context.parameters["key"] ?? ""
+            try fraud.setOverride(key: key, action: action)
+            return JSONResponse.make(200, ["key": .string(key), "override": .string(action.rawValue)])
+        }
+        router.add("DELETE", "/v1/admin/fraud/{key}") { request, context in
+            try guardAdmin(request)
+            let key = context.parameters["key"] ?? ""
+            try fraud.setOverride(key: key, action: nil)
+            return JSONResponse.make(200, ["key": .string(key), "override": .null])
+        }
+    }
+
+    /// 401 unless the request carries a configured admin API key.
+    func requireAdmin(_ request: HTTPRequest) throws {
+        guard let header = request.headers["Authorization"], header.hasPrefix("Bearer "),
+            authorize(String(header.dropFirst("Bearer ".count)))
+        else {
+            throw VerifyError(.unauthenticated, "an admin API key is required (Authorization: Bearer …)")
+        }
+    }
+}

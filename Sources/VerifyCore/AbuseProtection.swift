@@ -1,0 +1,32 @@
+/// Everything that stands between an attacker and the SMS bill: rate limits, the adaptive fraud
+/// guard and test numbers.
+public struct AbuseProtection: Sendable {
+    public var limiter: RateLimiter
+    public var fraud: FraudGuard
+    public var testNumbers: TestNumbers
+
+    public init(limits: RateLimits = .defaults, fraud: FraudPolicy = FraudPolicy(), testNumbers: TestNumbers = TestNumbers()) {
+        self.limiter = RateLimiter(limits: limits)
+        self.fraud = FraudGuard(policy: fraud)
+        self.testNumbers = testNumbers
+    }
+
+    /// No limits, no fraud guard (tests of other behaviour, benchmarks of the bare flow).
+    public static var off: AbuseProtection {
+        var fraud = FraudPolicy()
+        fraud.enabled = false
+        return AbuseProtection(limits: .none, fraud: fraud)
+    }
+
+    /// The send subjects of one send to `phone` from `client`.
+    func sendSubjects(phone: String, client: String) -> [RateLimiter.Subject] {
+        [
+            .init(.phoneSend, phone), .init(.ipSend, client.isEmpty ? "unknown" : client),
+            .init(.prefixSend, limiter.limits.prefix(of: phone)), .init(.globalSend, "all"),
+        ]
+    }
+
+    func fraudKeys(phone: String, region: String) -> [String] {
+        FraudGuard.keys(prefix: limiter.limits.prefix(of: phone), region: region)
+    }
+}

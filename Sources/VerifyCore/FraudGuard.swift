@@ -1,0 +1,95 @@
+import Foundation
+
+/// Adaptive SMS-pumping protection: conversion (approved ÷ sent) per destination prefix and per
+/// country over a sliding hour. A key with enough volume and too low a conversion is refused
+/// (`suspected_fraud`) until conversion recovers or an operator allows it; operators can also
+/// block a key outright.
+public struct FraudPolicy: Sendable, Equatable {
+    public var enabled = true
+    /// Sends in the window before conversion is judged.
+    public var minSends = 50
+    /// Below this approved ÷ sent ratio, sends are refused.
+    public var minConversion = 0.2
+    /// Seconds of history that count.
+    public var window = 3600
+    /// Counters are kept in buckets of this many seconds (the window slides by a bucket).
+    public var bucket = 300
+
+    public init() {}
+}
+
+/// An operator's decision about a prefix or country key.
+public enum FraudAction: String, Sendable, Codable, CaseIterable {
+    case allow
+    case block
+}
+
+/// Counters and override of one key, for operators.
+public struct FraudStat: Sendable, Equatable {
+    public let key: String
+    public let sent: Int
+    public let approved: Int
+    public let action: FraudAction?
+
+    public init(key: String, sent: Int, approved: Int, action: FraudAction?) {
+        self.key = key
+        self.sent = sent
+        self.approved = approved
+        self.action = action
+    }
+
+    public var conversion: Double? { sent == 0 ? nil : Double(approved) / Double(sent) }
+}
+
+public struct FraudGuard: Sendable {
+    public let policy: FraudPolicy
+
+    public init(policy: FraudPolicy) {
+        self.policy = policy
+    }
+
+    /// The keys a number is judged by: its destination prefix and its country.
+    public static func keys(prefix: String, region: String) -> [String] {
+        ["prefix:" + prefix, "country:" + region]
+    }
+
+    /// Throws `suspected_fraud` when a key is blocked, or judged by its conversion.
+    public func admit(keys: [String], now: Date, in tx: any StoreTransaction) throws {
+        guard policy.enabled else { return }
+        let since = now.addingTimeInterval(-TimeInterval(policy.window))
+        for key in keys {
+            switch try tx.fraudOverride(key: key) {
+            case .allow: continue
+            case .block: throw refusal(key, reason: "blocked by an operator")
+            case nil:
+                let counts = try tx.fraudCounts(key: key, since: since)
+                if counts.sent >= policy.minSends && Double(counts.approved) < policy.minConversion * Double(counts.sent) {
+                    throw refusal(key, reason: "too few codes to this destination are confirmed")
+                }
+            }
+        }
+    }
+
+    public func recordSend(keys: [String], now: Date, in tx: any StoreTransaction) throws {
+        guard policy.enabled else { return }
+        for key in keys { try tx.addFraudCounts(key: key, bucket: bucket(now), sent: 1, approved: 0) }
+    }
+
+    public func recordApproval(keys: [String], now: Date, in tx: any StoreTransaction) throws {
+        guard policy.enabled else { return }
+        for key in keys { try tx.addFraudCounts(key: key, bucket: bucket(now), sent: 0, approved: 1) }
+    }
+
+    func bucket(_ now: Date) -> Date {
+        let size = Double(policy.bucket)
+        return Date(timeIntervalSince1970: (now.timeIntervalSince1970 / size).rounded(.down) * size)
+    }
+
+    func refusal(_ key: String, reason: String) -> VerifyError {
+        let kind = key.hasPrefix("country:") ? "country" : "prefix"
+        return VerifyError(
+            .suspectedFraud, "sending to this destination is paused: \(reason)",
+            details: ["scope": .string(kind), "key": .string(String(key.drop { $0 != ":" }.dropFirst()))],
+            retryAfter: policy.bucket)
+    }
+}

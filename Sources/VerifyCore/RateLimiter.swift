@@ -1,0 +1,111 @@
+import Foundation
+
+/// Applies `RateLimits` inside a store transaction. Checks every subject first and records only
+/// when all allow, so a refusal consumes no quota anywhere; the transaction makes it exact under
+/// concurrency and across processes.
+public struct RateLimiter: Sendable {
+    public let limits: RateLimits
+
+    public init(limits: RateLimits) {
+        self.limits = limits
+    }
+
+    /// One subject a request counts against, e.g. (.phoneSend, "+14155552671").
+    public struct Subject: Sendable {
+        public let scope: LimitScope
+        public let value: String
+
+        public init(_ scope: LimitScope, _ value: String) {
+            self.scope = scope
+            self.value = value
+        }
+
+        var key: String { scope.rawValue + "|" + value }
+    }
+
+    /// Verdict on a set of subjects: what `record` will write.
+    public struct Admission {
+        let logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rules: [LimitRule])]
+    }
+
+    /// Throws `rate_limited` (or `phone_lockout`) for the first exhausted rule; otherwise returns
+    /// what `record` will write.
+    public func admit(_ subjects: [Subject], now: Date, in tx: any StoreTransaction) throws -> Admission {
+        let ms = Self.millis(now)
+        var logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rules: [LimitRule])] = []
+        for subject in subjects {
+            let rules = limits.rules(subject.scope)
+            if rules.isEmpty { continue }
+            let log = SlidingWindowLog(events: try tx.limitEvents(key: subject.key))
+            for rule in rules {
+                let status = log.status(of: rule, now: ms)
+                let report = RateLimitReport(policy: Self.policyName(subject.scope, rule), status: status)
+                if status.isExhausted { throw Self.refusal(subject.scope, report) }
+            }
+            logs.append((subject.key, subject.scope, log, rules))
+        }
+        return Admission(logs: logs)
+    }
+
+    /// Records one event for every subject of an admission; returns the rule now closest to
+    /// its limit, for the response's RateLimit fields.
+    @discardableResult
+    public func record(_ admission: Admission, now: Date, in tx: any StoreTransaction) throws -> RateLimitReport? {
+        let ms = Self.millis(now)
+        var reports: [RateLimitReport] = []
+        for entry in admission.logs {
+            var log = entry.log
+            log.record(ms, rules: entry.rules)
+            let horizon = entry.rules.map(\.window).max() ?? 0
+            try tx.setLimitEvents(key: entry.key, events: log.events, expiresAt: now.addingTimeInterval(TimeInterval(horizon)))
+            for rule in entry.rules {
+                reports.append(RateLimitReport(policy: Self.policyName(entry.scope, rule), status: log.status(of: rule, now: ms)))
+            }
+        }
+        return RateLimitReport.closest(reports)
+    }
+
+    /// Throws `phone_lockout` when the number has too many failed checks in the window.
+    public func requireNotLockedOut(phone: String, now: Date, in tx: any StoreTransaction) throws {
+        let rules = limits.rules(.phoneFailedCheck)
+        if rules.isEmpty { return }
+        let log = SlidingWindowLog(events: try tx.limitEvents(key: Subject(.phoneFailedCheck, phone).key))
+        for rule in rules {
+            let status = log.status(of: rule, now: Self.millis(now))
+            if status.isExhausted {
+                throw Self.refusal(.phoneFailedCheck, RateLimitReport(policy: Self.policyName(.phoneFailedCheck, rule), status: status))
+            }
+        }
+    }
+
+    /// Counts one failed check against the number.
+    public func recordFailedCheck(phone: String, now: Date, in tx: any StoreTransaction) throws {
+        let rules = limits.rules(.phoneFailedCheck)
+        if rules.isEmpty { return }
+        let key = Subject(.phoneFailedCheck, phone).key
+        var log = SlidingWindowLog(events: try tx.limitEvents(key: key))
+        log.record(Self.millis(now), rules: rules)
+        let horizon = rules.map(\.window).max() ?? 0
+        try tx.setLimitEvents(key: key, events: log.events, expiresAt: now.addingTimeInterval(TimeInterval(horizon)))
+    }
+
+    static func policyName(_ scope: LimitScope, _ rule: LimitRule) -> String {
+        scope.rawValue + "_" + RateLimits.formatWindow(rule.window)
+    }
+
+    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    static func refusal(_ scope: LimitScope, _ report: RateLimitReport) -> VerifyError {
+        let message: String
+        switch scope {
+        case .phoneFailedCheck:
+            message = "too many incorrect codes for this phone number; try again later"
+        default:
+            message = "too many requests (\(scope.refusalScope) limit \(report.status.rule)); try again later"
+        }
+        return VerifyError(
+            .rateLimited, message,
+            details: ["scope": .string(scope.refusalScope), "limit": .string(report.status.rule.description)],
+            retryAfter: max(1, report.status.resetSeconds), rateLimit: report)
+    }
+}

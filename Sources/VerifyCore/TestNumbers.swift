@@ -1,0 +1,39 @@
+import Foundation
+
+/// Fixed-code test numbers for app-store review and CI: no SMS is sent and send limits do not
+/// apply, but check attempts and lockouts do. In production they need an expiry.
+public struct TestNumbers: Sendable, Equatable {
+    public var codes: [String: String]
+    /// After this instant test numbers are refused (`forbidden`).
+    public var expiresAt: Date?
+
+    public init(codes: [String: String] = [:], expiresAt: Date? = nil) {
+        self.codes = codes
+        self.expiresAt = expiresAt
+    }
+
+    public var isEmpty: Bool { codes.isEmpty }
+
+    /// Parses `+15555550100:123456,+15555550101:654321` (E.164 syntax only, not validity).
+    public static func parse(_ text: String) throws -> [String: String] {
+        var codes: [String: String] = [:]
+        for item in text.split(separator: ",") {
+            let parts = item.trimmingCharacters(in: .whitespaces).split(separator: ":").map(String.init)
+            guard parts.count == 2, let number = parts.first, number.hasPrefix("+"), (8...16).contains(number.count),
+                number.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }),
+                CodeGenerator.allowedLengths.contains(parts[1].count), parts[1].allSatisfy({ $0.isASCII && $0.isNumber })
+            else {
+                throw LimitSyntaxError(message: "\"\(item)\": expected +E164:CODE with a 4–10 digit code")
+            }
+            codes[number] = parts[1]
+        }
+        return codes
+    }
+
+    /// The normalised number when `text` names a test number ("+1 555-555-0100" matches).
+    public func match(_ text: String) -> String? {
+        guard !codes.isEmpty else { return nil }
+        let compact = text.filter { !" -().".contains($0) }
+        return codes[compact] == nil ? nil : compact
+    }
+}

@@ -1,0 +1,80 @@
+import API
+import Foundation
+import HTTPTypes
+import Testing
+import VerifyCore
+import VerifyTesting
+
+@Suite struct RateLimitAPITests {
+    @Test func allowedResponsesCarryTheClosestLimitAndRefusalsTheRefusingOne() throws {
+        let h = APITestHarness()
+        let first = h.start()
+        #expect(first.headers["RateLimit-Policy"] == #""phone_send_1h";q=5;w=3600"#)
+        #expect(first.headers["RateLimit"] == #""phone_send_1h";r=4;t=3600"#)
+        for _ in 0..<4 { #expect(h.start().status == 201) }
+        let refused = h.start()
+        #expect(refused.status == 429)
+        #expect(refused.errorCode == "rate_limited")
+        #expect(refused.json["error"]?["details"]?["scope"] == "phone")
+        #expect(refused.headers["Retry-After"] == "3600")
+        #expect(refused.headers["RateLimit"] == #""phone_send_1h";r=0;t=3600"#)
+        #expect(refused.headers["RateLimit-Policy"] == #""phone_send_1h";q=5;w=3600"#)
+    }
+
+    @Test func spoofedForwardedForFromAnUntrustedPeerChangesNothing() throws {
+        let h = APITestHarness(protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: "ip_send=2/10m")))
+        for n in 0..<2 {
+            #expect(h.call("POST", "/v1/verifications", json: #"{"phone_number":"+1555555010\#(n)"}"#, headers: [("X-Forwarded-For", "9.9.9.\(n)")]).status == 201)
+        }
+        let refused = h.call("POST", "/v1/verifications", json: #"{"phone_number":"+15555550109"}"#, headers: [("X-Forwarded-For", "9.9.9.9")])
+        #expect(refused.status == 429)
+        #expect(refused.json["error"]?["details"]?["scope"] == "ip")
+    }
+
+    @Test func forwardedForFromATrustedProxyIdentifiesClients() throws {
+        let h = APITestHarness(
+            protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: "ip_send=1/10m")),
+            trustedProxies: [CIDR("10.0.0.0/8")!])
+        for n in 0..<3 {
+            let reply = h.call("POST", "/v1/verifications", json: #"{"phone_number":"+1555555010\#(n)"}"#,
+                               headers: [("X-Forwarded-For", "203.0.113.\(n)")], peer: "10.1.1.1")
+            #expect(reply.status == 201)
+        }
+        let again = h.call("POST", "/v1/verifications", json: #"{"phone_number":"+15555550109"}"#,
+                           headers: [("X-Forwarded-For", "203.0.113.0")], peer: "10.1.1.1")
+        #expect(again.status == 429)
+    }
+
+    @Test func ipv6ClientsAreCountedByTheirSlash64() {
+        #expect(ClientIPResolver.limitKey("2001:db8:1:2:aaaa::1") == ClientIPResolver.limitKey("2001:db8:1:2:bbbb::2"))
+        #expect(ClientIPResolver.limitKey("2001:db8:1:3::1") != ClientIPResolver.limitKey("2001:db8:1:2::1"))
+        #expect(ClientIPResolver.limitKey("::ffff:192.0.2.1") == "192.0.2.1")
+    }
+
+    @Test func checkResponsesCarryTheCheckLimit() throws {
+        let h = APITestHarness()
+        let id = try #require(h.start().json["id"]?.stringValue)
+        let ok = h.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(try h.t.lastCode(for: id))"}"#)
+        #expect(ok.headers["RateLimit"] == #""ip_check_10m";r=99;t=600"#)
+    }
+
+    @Test func adminFraudEndpointsNeedTheKey() throws {
+        let h = APITestHarness(adminKey: "admin-key-0123456789")
+        let anonymous = h.call("GET", "/v1/admin/fraud")
+        #expect(anonymous.status == 401)
+        #expect(anonymous.headers["WWW-Authenticate"]?.hasPrefix("Bearer") == true)
+        #expect(h.call("GET", "/v1/admin/fraud", headers: [("Authorization", "Bearer wrong")]).status == 401)
+        let auth = [("Authorization", "Bearer admin-key-0123456789")]
+        let blocked = h.call("PUT", "/v1/admin/fraud/country:GB", json: #"{"action":"block"}"#, headers: auth)
+        #expect(blocked.status == 200)
+        let refused = h.start("+447700900123")
+        #expect(refused.status == 429)
+        #expect(refused.errorCode == "suspected_fraud")
+        let list = h.call("GET", "/v1/admin/fraud", headers: auth).json["keys"]?.arrayValue ?? []
+        #expect(list.contains { $0["key"] == "country:GB" && $0["override"] == "block" && $0["refused"] == true })
+        #expect(h.call("DELETE", "/v1/admin/fraud/country:GB", headers: auth).status == 200)
+        #expect(h.start("+447700900123").status == 201)
+        #expect(h.call("PUT", "/v1/admin/fraud/bogus", json: #"{"action":"block"}"#, headers: auth).status == 400)
+        #expect(h.call("PUT", "/v1/admin/fraud/country:GB", json: #"{"action":"maybe"}"#, headers: auth).status == 400)
+    }
+}

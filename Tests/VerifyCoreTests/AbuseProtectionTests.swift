@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+import VerifyCore
+import VerifyTesting
+
+@Suite struct AbuseProtectionTests {
+    func service(_ limits: String = "", fraud: FraudPolicy = FraudPolicy(), tests: TestNumbers = TestNumbers()) throws -> TestService {
+        TestService(protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: limits), fraud: fraud, testNumbers: tests))
+    }
+
+    func refusal(_ body: () throws -> Void) -> VerifyError? {
+        do { try body() } catch let error as VerifyError { return error } catch { return nil }
+        return nil
+    }
+
+    @Test func phoneSendLimitRefusesTheSixthWithScopeAndRetryAfter() throws {
+        let t = try service()
+        for i in 0..<5 {
+            let outcome = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "10.0.0.\(i)"))
+            #expect(outcome.rateLimit != nil)
+        }
+        t.clock.advance(100)
+        let error = refusal { _ = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "10.0.0.9")) }
+        #expect(error?.code == .rateLimited)
+        #expect(error?.details["scope"] == "phone")
+        #expect(error?.retryAfter == 3500)
+        #expect(error?.rateLimit?.policy == "phone_send_1h")
+        #expect(t.store.messages.count == 5)
+        t.clock.advance(3500)
+        #expect(try t.service.start(StartRequest(phoneNumber: "+15555550123")).replayed == false)
+    }
+
+    @Test func aRefusalConsumesNoQuotaElsewhere() throws {
+        let t = try service("ip_send=2/10m")
+        _ = try t.service.start(StartRequest(phoneNumber: "+15555550001", clientIP: "a"))
+        _ = try t.service.start(StartRequest(phoneNumber: "+15555550002", clientIP: "a"))
+        let error = refusal { _ = try t.service.start(StartRequest(phoneNumber: "+15555550003", clientIP: "a")) }
+        #expect(error?.details["scope"] == "ip")
+        // The refused number's own quota is untouched: it still has 5 sends from another client.
+        for n in 0..<5 { _ = try t.service.start(StartRequest(phoneNumber: "+15555550003", clientIP: "b\(n)")) }
+    }
+
+    @Test func prefixAndGlobalLimits() throws {
+        let t = try service("prefix_send=3/1h;global_send=5/1m")
+        for n in 0..<3 { _ = try t.service.start(StartRequest(phoneNumber: "+1555555010\(n)", clientIP: "c\(n)")) }
+        #expect(refusal { _ = try t.service.start(StartRequest(phoneNumber: "+15555550109", clientIP: "x")) }?.details["scope"] == "prefix")
+        for n in 0..<2 { _ = try t.service.start(StartRequest(phoneNumber: "+1666555010\(n)", clientIP: "d\(n)")) }
+        #expect(refusal { _ = try t.service.start(StartRequest(phoneNumber: "+17775550100", clientIP: "y")) }?.details["scope"] == "global")
+        t.clock.advance(60)
+        _ = try t.service.start(StartRequest(phoneNumber: "+17775550100", clientIP: "y"))
+    }
+
+    @Test func resendsCountAsSends() throws {
+        var policy = VerificationPolicy()
+        policy.resendCooldown = 0
+        let t = TestService(policy: policy, protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: "phone_send=3/1h")))
+        let v = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
+        _ = try t.service.resend(id: v.id)
+        _ = try t.service.resend(id: v.id)
+        #expect(refusal { _ = try t.service.resend(id: v.id) }?.code == .rateLimited)
+    }
+
+    @Test func failedChecksLockTheNumberForTheDay() throws {
+        let t = try service()
+        var wrongs = 0
+        while wrongs < 10 {
+            let v = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "ip\(wrongs)")).verification
+            let code = try t.lastCode(for: v.id)
+            let wrong = code == "000000" ? "111111" : "000000"
+            for _ in 0..<5 where wrongs < 10 {
+                #expect(refusal { _ = try t.service.check(id: v.id, code: wrong) }?.code == .incorrectCode)
+                wrongs += 1
+            }
+            t.clock.advance(3601)
+        }
+        let locked = refusal { _ = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "other")) }
+        #expect(locked?.code == .rateLimited)
+        #expect(locked?.details["scope"] == "phone_lockout")
+        #expect((locked?.retryAfter ?? 0) > 0)
+        t.clock.advance(86_400)
+        let v = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "other")).verification
+        _ = try t.service.check(id: v.id, code: try t.lastCode(for: v.id))
+    }
+
+    @Test func lockoutAlsoRefusesChecksOfPendingVerifications() throws {
+        let t = try service("phone_failed_check=2/1d")
+        let keep = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
+        let v = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
+        let wrong = try t.lastCode(for: v.id) == "000000" ? "111111" : "000000"
+        _ = refusal { _ = try t.service.check(id: v.id, code: wrong) }
+        _ = refusal { _ = try t.service.check(id: v.id, code: wrong) }
+        let error = refusal { _ = try t.service.check(id: keep.id, code: try t.lastCode(for: keep.id)) }
+        #expect(error?.details["scope"] == "phone_lockout")
+    }
+
+    @Test func checksPerIP() throws {
+        let t = try service("ip_check=3/10m")
+        let v = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
+        for _ in 0..<3 { _ = refusal { _ = try t.service.check(id: v.id, code: "999999", clientIP: "brute") } }
+        let error = refusal { _ = try t.service.check(id: v.id, code: "999999", clientIP: "brute") }
+        #expect(error?.details["scope"] == "ip")
+        // The refused guess was not counted against the verification.
+        #expect(try t.service.get(id: v.id).verification.attempts == 3)
+    }
+
+    @Test func testNumbersSendNothingIgnoreSendLimitsButNotCheckLimits() throws {
+        let t = try service("phone_send=1/1h", tests: TestNumbers(codes: ["+15555550100": "123456"]))
+        for _ in 0..<5 {
+            let v = try t.service.start(StartRequest(phoneNumber: "+1 555-555-0100")).verification
+            #expect(v.phoneNumber == "+15555550100")
+        }
+        #expect(t.store.messages.isEmpty)
+        #expect(t.notifier.count == 0)
+        let v = try t.service.start(StartRequest(phoneNumber: "+15555550100")).verification
+        for _ in 0..<5 { _ = refusal { _ = try t.service.check(id: v.id, code: "000000") } }
+        #expect(refusal { _ = try t.service.check(id: v.id, code: "123456") }?.code == .maxAttemptsReached)
+        let fresh = try t.service.start(StartRequest(phoneNumber: "+15555550100")).verification
+        #expect(try t.service.checkAndIssue(id: fresh.id, code: "123456").verification.storedStatus == .approved)
+    }
+
+    @Test func expiredTestNumbersAreRefused() throws {
+        let t = try service(tests: TestNumbers(codes: ["+15555550100": "123456"], expiresAt: Date(timeIntervalSince1970: 1_800_000_100)))
+        _ = try t.service.start(StartRequest(phoneNumber: "+15555550100"))
+        t.clock.advance(100)
+        #expect(refusal { _ = try t.service.start(StartRequest(phoneNumber: "+15555550100")) }?.code == .forbidden)
+    }
+
+    @Test func lowConversionPrefixIsRefusedUntilAllowedOrRecovered() throws {
+        var fraud = FraudPolicy()
+        fraud.minSends = 10
+        let t = try service("prefix_send=off;phone_send=off;ip_send=off", fraud: fraud)
+        for n in 0..<10 { _ = try t.service.start(StartRequest(phoneNumber: "+1666555\(String(format: "%04d", n))")) }
+        let error = refusal { _ = try t.service.start(StartRequest(phoneNumber: "+16665559999")) }
+        #expect(error?.code == .suspectedFraud)
+        #expect(error?.details["scope"] == "prefix")
+        #expect(error?.retryAfter == 300)
+        // The country (US) has the same poor conversion; other countries are unaffected.
+        #expect(refusal { _ = try t.service.start(StartRequest(phoneNumber: "+15555550123")) }?.details["scope"] == "country")
+        _ = try t.service.start(StartRequest(phoneNumber: "+447700900123"))
+        let admin = FraudAdmin(store: t.store, clock: t.clock, policy: fraud)
+        #expect(try admin.stats().contains { $0.key == "prefix:+1666555" && admin.isRefused($0) })
+        try admin.setOverride(key: "prefix:+1666555", action: .allow)
+        try admin.setOverride(key: "country:US", action: .allow)
+        _ = try t.service.start(StartRequest(phoneNumber: "+16665559999"))
+        try admin.setOverride(key: "prefix:+1666555", action: nil)
+        #expect(refusal { _ = try t.service.start(StartRequest(phoneNumber: "+16665559998")) }?.code == .suspectedFraud)
+        // After the window the old sends no longer count.
+        t.clock.advance(3601)
+        _ = try t.service.start(StartRequest(phoneNumber: "+16665559998"))
+    }
+
+    @Test func healthyConversionIsNeverRefused() throws {
+        var fraud = FraudPolicy()
+        fraud.minSends = 10
+        let t = try service("prefix_send=off;phone_send=off;ip_send=off", fraud: fraud)
+        for n in 0..<40 {
+            let v = try t.service.start(StartRequest(phoneNumber: "+1777555\(String(format: "%04d", n))")).verification
+            if n % 3 != 0 { _ = try t.service.check(id: v.id, code: try t.lastCode(for: v.id)) }
+        }
+    }
+
+    @Test func operatorsCanBlockACountry() throws {
+        let t = try service()
+        let admin = FraudAdmin(store: t.store, clock: t.clock, policy: FraudPolicy())
+        try admin.setOverride(key: "country:GB", action: .block)
+        let error = refusal { _ = try t.service.start(StartRequest(phoneNumber: "+447700900123")) }
+        #expect(error?.code == .suspectedFraud)
+        #expect(error?.details["scope"] == "country")
+        #expect(throws: VerifyError.self) { try admin.setOverride(key: "nonsense", action: .block) }
+    }
+}

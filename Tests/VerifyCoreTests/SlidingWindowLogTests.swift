@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import VerifyCore
+
+@Suite struct SlidingWindowLogTests {
+    let fivePerMinute = LimitRule(quota: 5, window: 60)
+
+    @Test func burstUpToTheQuotaThenRefused() {
+        var log = SlidingWindowLog(events: [])
+        for i in 0..<5 {
+            #expect(log.status(of: fivePerMinute, now: 1000).remaining == 5 - i)
+            log.record(1000, rules: [fivePerMinute])
+        }
+        let status = log.status(of: fivePerMinute, now: 1000)
+        #expect(status.isExhausted)
+        #expect(status.resetSeconds == 60)
+    }
+
+    @Test func windowEdgeIsExact() {
+        var log = SlidingWindowLog(events: [])
+        for t in [0, 10_000, 20_000, 30_000, 40_000] as [Int64] { log.record(t, rules: [fivePerMinute]) }
+        // At 59.999 s the first event still counts; at 60 s it has left the window.
+        #expect(log.status(of: fivePerMinute, now: 59_999).isExhausted)
+        #expect(log.status(of: fivePerMinute, now: 59_999).resetSeconds == 1)
+        #expect(log.status(of: fivePerMinute, now: 60_000).remaining == 1)
+        #expect(log.status(of: fivePerMinute, now: 100_000).remaining == 5)
+    }
+
+    @Test func neverMoreThanQuotaInAnyWindow() {
+        var log = SlidingWindowLog(events: [])
+        var accepted: [Int64] = []
+        for t in stride(from: Int64(0), to: 600_000, by: 1_700) where !log.status(of: fivePerMinute, now: t).isExhausted {
+            log.record(t, rules: [fivePerMinute])
+            accepted.append(t)
+        }
+        for (i, t) in accepted.enumerated() {
+            let inWindow = accepted[i...].prefix { $0 < t + 60_000 }.count
+            #expect(inWindow <= 5)
+        }
+        #expect(accepted.count >= 45)
+    }
+
+    @Test func twoRulesShareOneLogAndItStaysSmall() {
+        let rules = [LimitRule(quota: 5, window: 3600), LimitRule(quota: 10, window: 86_400)]
+        var log = SlidingWindowLog(events: [])
+        var now: Int64 = 0
+        var accepted = 0
+        for _ in 0..<50 {
+            if rules.allSatisfy({ !log.status(of: $0, now: now).isExhausted }) {
+                log.record(now, rules: rules)
+                accepted += 1
+            }
+            now += 1_800_000
+        }
+        // 50 tries over 25 h, half an hour apart: the day rule caps at 10 a day.
+        #expect(accepted <= 12)
+        #expect(log.events.count <= 10)
+    }
+
+    @Test(arguments: [("30s", 30), ("10m", 600), ("1h", 3600), ("1d", 86_400), ("45", 45)])
+    func windows(text: String, seconds: Int) {
+        #expect(RateLimits.parseWindow(text) == seconds)
+        #expect(RateLimits.parseWindow(RateLimits.formatWindow(seconds)) == seconds)
+    }
+
+    @Test func limitsSyntax() throws {
+        let limits = try RateLimits.defaults.overridden(by: "phone_send=5/1h, 10/1d ; ip_check=off;global_send=50/30s")
+        #expect(limits.rules(.phoneSend) == [LimitRule(quota: 5, window: 3600), LimitRule(quota: 10, window: 86_400)])
+        #expect(limits.rules(.ipCheck).isEmpty)
+        #expect(limits.rules(.globalSend) == [LimitRule(quota: 50, window: 30)])
+        #expect(limits.rules(.ipSend) == RateLimits.defaults.rules(.ipSend))
+        for bad in ["phone=5/1h", "phone_send=5", "phone_send=0/1h", "phone_send=5/1y", "ip_send"] {
+            #expect(throws: LimitSyntaxError.self) { try RateLimits.defaults.overridden(by: bad) }
+        }
+    }
+
+    @Test func prefixes() {
+        #expect(RateLimits.defaults.prefix(of: "+14155552671") == "+1415555")
+        var six = RateLimits.defaults
+        six.prefixDigits = 4
+        #expect(six.prefix(of: "+447700900123") == "+4477")
+    }
+}
