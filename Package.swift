@@ -37,11 +37,12 @@ let package = Package(
         // Domain and adapters
         .target(name: "VerifyCore"),
         .target(name: "Stores", dependencies: ["VerifyCore", "SQLite"]),
-        .target(name: "Gateways", dependencies: ["VerifyCore", "Telemetry"]),
+        .target(name: "Gateways", dependencies: ["VerifyCore", "Telemetry", "HTTPClient", "Crypto"]),
         .target(name: "Adapters", dependencies: ["VerifyCore", "Crypto", "PhoneNumbers"]),
         .target(name: "API", dependencies: ["VerifyCore", "HTTPTypes", "Telemetry"]),
         .target(name: "App", dependencies: [
             "VerifyCore", "Stores", "Gateways", "Adapters", "API", "HTTPServer", "HTTPTypes", "Telemetry", "Crypto",
+            "HTTPClient",
         ]),
         .executableTarget(name: "phone-verify", dependencies: ["App"]),
 
@@ -57,6 +58,7 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "HTTPTypes"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(name: "StoreContractTests", dependencies: ["Stores", "VerifyCore", "VerifyTesting"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateways", "Stores", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPTypes", "HTTPClient", "Crypto", "Telemetry"]),
         .testTarget(name: "LiveTests", dependencies: ["App", "VerifyCore", "HTTPTypes"]),
     ]
 )

@@ -19,6 +19,9 @@ public struct APIDependencies: Sendable {
     /// Operators' fraud controls and the admin-key check; admin routes exist only when set.
     public var fraudAdmin: FraudAdmin?
     public var authorizeAdmin: @Sendable (String) -> Bool = { _ in false }
+    /// Delivery receipts from vendors; callback routes exist only when set.
+    public var receipts: DeliveryReceipts?
+    public var callbackAuth = CallbackAuthenticators(publicURL: "")
 
     public init(
         service: VerificationService, keys: any KeyRing, issuer: String, clock: any Clock, random: any RandomSource,
@@ -50,6 +53,9 @@ public struct APIResponder: HTTPResponder {
         HealthRoutes(readiness: dependencies.readiness).register(in: &router)
         if let fraudAdmin = dependencies.fraudAdmin {
             AdminRoutes(fraud: fraudAdmin, authorize: dependencies.authorizeAdmin).register(in: &router)
+        }
+        if let receipts = dependencies.receipts {
+            DeliveryCallbackRoutes(receipts: receipts, auth: dependencies.callbackAuth).register(in: &router)
         }
         if let devMessages = dependencies.devMessages {
             DevRoutes(messages: devMessages, service: dependencies.service).register(in: &router)

@@ -19,6 +19,8 @@ public final class Application: @unchecked Sendable {
 
     private var server: HTTPServer?
     private var worker: DeliveryWorker?
+    /// The gateway chain (for readiness and metrics).
+    public private(set) var gateway: FailoverGateway?
     private var store: SQLiteStore?
     public private(set) var issuer = ""
     /// In development mode, the record of sent messages.
@@ -53,14 +55,6 @@ public final class Application: @unchecked Sendable {
         let sealer = AESGCMSealer(key: keys.outboxKey)
         let inbox = c.mode == .development ? DevInbox() : nil
         devInbox = inbox
-        var delivery = DeliveryConfiguration()
-        delivery.retention = Double(c.retention)
-        let worker = DeliveryWorker(
-            outbox: store, gateway: ConsoleSink(output: consoleOutput), sealer: sealer, clock: clock, random: random,
-            logger: logger, devLog: inbox, configuration: delivery)
-        self.worker = worker
-        worker.start()
-
         let late = LateBoundResponder()
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(
@@ -69,6 +63,18 @@ public final class Application: @unchecked Sendable {
         try server.start()
         self.server = server
         issuer = c.issuer ?? "http://\(Self.urlHost(c.listenHost)):\(server.port)"
+        let publicURL = c.publicURL ?? issuer
+        let gateway = GatewayFactory.make(c, publicURL: publicURL, clock: clock, logger: logger, consoleOutput: consoleOutput)
+        self.gateway = gateway
+        var delivery = DeliveryConfiguration()
+        delivery.retention = Double(c.retention)
+        delivery.threads = c.deliveryThreads
+        delivery.maxAttempts = c.deliveryMaxAttempts
+        let worker = DeliveryWorker(
+            outbox: store, gateway: gateway, sealer: sealer, clock: clock, random: random,
+            logger: logger, devLog: inbox, configuration: delivery)
+        self.worker = worker
+        worker.start()
         let service = VerificationService(
             store: store, parser: LibPhoneNumberParser(), hasher: HMACCodeHasher(key: keys.codeHashKey), sealer: sealer,
             random: random, clock: clock, policy: c.policy,
@@ -80,9 +86,18 @@ public final class Application: @unchecked Sendable {
         let adminKeys = c.adminAPIKeys.map { Array($0.utf8) }
         var dependencies = APIDependencies(
             service: service, keys: try StaticKeyRing(active: signer), issuer: issuer, clock: clock, random: random,
-            logger: logger, readiness: { try store.read { try $0.ping() } }, devMessages: inbox,
+            logger: logger,
+            readiness: {
+                try store.read { try $0.ping() }
+                if gateway.circuitStates().allSatisfy({ $0.state == .open }) {
+                    throw VerifyError(.unavailable, "every SMS gateway's circuit breaker is open")
+                }
+            },
+            devMessages: inbox,
             clientIP: ClientIPResolver(trustedProxies: c.trustedProxies))
         dependencies.fraudAdmin = FraudAdmin(store: store, clock: clock, policy: c.fraud)
+        dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock)
+        dependencies.callbackAuth = GatewayFactory.callbackAuth(c, publicURL: publicURL)
         dependencies.authorizeAdmin = { presented in
             let bytes = Array(presented.utf8)
             // Every key is compared, in constant time each, so timing says nothing about which matched.

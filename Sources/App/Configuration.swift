@@ -38,6 +38,20 @@ public struct Configuration: Sendable {
     public var fraud = FraudPolicy()
     public var testNumbers = TestNumbers()
     public var adminAPIKeys: [String] = []
+    public var publicURL: String?
+    public var twilio: TwilioSettings?
+    public var vonage: VonageSettings?
+    public var webhook: WebhookSettings?
+    public var gatewayTimeout = 10.0
+    public var gatewayConnectTimeout = 3.0
+    public var circuitFailures = 5
+    public var circuitCooldown = 30
+    public var deliveryThreads = 4
+    public var deliveryMaxAttempts = 8
+
+    public struct TwilioSettings: Sendable { public var baseURL, accountSID, authToken, from: String }
+    public struct VonageSettings: Sendable { public var baseURL, apiKey, apiSecret, from: String; public var callbackToken: String? }
+    public struct WebhookSettings: Sendable { public var url, secret: String }
     /// Unknown PHONE_VERIFY_* variables (likely typos), warned about at start-up.
     public var unknownVariables: [String] = []
 
@@ -107,9 +121,38 @@ public struct Configuration: Sendable {
         policy.regionAllowList = reader.regions("PHONE_VERIFY_REGION_ALLOW_LIST")
         policy.regionDenyList = reader.regions("PHONE_VERIFY_REGION_DENY_LIST")
         gateways = reader.list("PHONE_VERIFY_GATEWAYS") ?? gateways
-        for gateway in gateways where gateway != "console" {
-            reader.problem("PHONE_VERIFY_GATEWAYS", "unknown gateway \"\(gateway)\" (this build has: console)")
+        for gateway in gateways where !["console", "twilio", "vonage", "webhook"].contains(gateway) {
+            reader.problem("PHONE_VERIFY_GATEWAYS", "unknown gateway \"\(gateway)\" (known: console, twilio, vonage, webhook)")
         }
+        if Set(gateways).count != gateways.count || gateways.isEmpty {
+            reader.problem("PHONE_VERIFY_GATEWAYS", "must list each gateway at most once, and at least one")
+        }
+        publicURL = reader.string("PHONE_VERIFY_PUBLIC_URL")
+        if gateways.contains("twilio") {
+            let sid = reader.required("PHONE_VERIFY_TWILIO_ACCOUNT_SID", for: "the twilio gateway")
+            let token = reader.required("PHONE_VERIFY_TWILIO_AUTH_TOKEN", for: "the twilio gateway")
+            let from = reader.required("PHONE_VERIFY_TWILIO_FROM", for: "the twilio gateway")
+            twilio = TwilioSettings(
+                baseURL: reader.url("PHONE_VERIFY_TWILIO_BASE_URL") ?? "https://api.twilio.com", accountSID: sid, authToken: token, from: from)
+        }
+        if gateways.contains("vonage") {
+            let key = reader.required("PHONE_VERIFY_VONAGE_API_KEY", for: "the vonage gateway")
+            let secret = reader.required("PHONE_VERIFY_VONAGE_API_SECRET", for: "the vonage gateway")
+            let from = reader.required("PHONE_VERIFY_VONAGE_FROM", for: "the vonage gateway")
+            vonage = VonageSettings(
+                baseURL: reader.url("PHONE_VERIFY_VONAGE_BASE_URL") ?? "https://rest.nexmo.com", apiKey: key, apiSecret: secret,
+                from: from, callbackToken: reader.string("PHONE_VERIFY_VONAGE_CALLBACK_TOKEN"))
+        }
+        if gateways.contains("webhook") {
+            let url = reader.url("PHONE_VERIFY_WEBHOOK_URL") ?? { reader.problem("PHONE_VERIFY_WEBHOOK_URL", "is required by the webhook gateway"); return "" }()
+            webhook = WebhookSettings(url: url, secret: reader.required("PHONE_VERIFY_WEBHOOK_SECRET", for: "the webhook gateway"))
+        }
+        gatewayTimeout = Double(reader.int("PHONE_VERIFY_GATEWAY_TIMEOUT", in: 1...120) ?? 10)
+        gatewayConnectTimeout = Double(reader.int("PHONE_VERIFY_GATEWAY_CONNECT_TIMEOUT", in: 1...60) ?? 3)
+        circuitFailures = reader.int("PHONE_VERIFY_CIRCUIT_FAILURES", in: 1...1000) ?? circuitFailures
+        circuitCooldown = reader.int("PHONE_VERIFY_CIRCUIT_COOLDOWN", in: 1...3600) ?? circuitCooldown
+        deliveryThreads = reader.int("PHONE_VERIFY_DELIVERY_THREADS", in: 1...64) ?? deliveryThreads
+        deliveryMaxAttempts = reader.int("PHONE_VERIFY_DELIVERY_MAX_ATTEMPTS", in: 1...100) ?? deliveryMaxAttempts
         appName = reader.string("PHONE_VERIFY_APP_NAME") ?? appName
         otpDomain = reader.string("PHONE_VERIFY_OTP_DOMAIN")
         for text in reader.list("PHONE_VERIFY_TRUSTED_PROXIES") ?? [] {

@@ -18,6 +18,26 @@ struct SettingReader {
         return trimmed.isEmpty ? nil : trimmed
     }
 
+    /// A value some other setting needs; reports its absence.
+    mutating func required(_ name: String, for user: String) -> String {
+        guard let value = string(name) else {
+            problem(name, "is required by \(user)")
+            return ""
+        }
+        return value
+    }
+
+    /// An http(s) URL without a trailing slash.
+    mutating func url(_ name: String) -> String? {
+        guard var text = string(name) else { return nil }
+        guard text.hasPrefix("https://") || text.hasPrefix("http://"), URL(string: text)?.host != nil else {
+            problem(name, "must be an http(s) URL")
+            return nil
+        }
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+
     mutating func int(_ name: String, in range: ClosedRange<Int>) -> Int? {
         guard let text = string(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {

@@ -55,6 +55,14 @@ static inline int shim_EVP_MAC_init_HMAC_SHA256(EVP_MAC_CTX *ctx, const unsigned
     return EVP_MAC_init(ctx, key, keylen, params);
 }
 
+/* The same for HMAC-SHA-1 (only to check vendors' webhook signatures, e.g. Twilio's). */
+static inline int shim_EVP_MAC_init_HMAC_SHA1(EVP_MAC_CTX *ctx, const unsigned char *key, size_t keylen) {
+    OSSL_PARAM params[2];
+    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA1", 0);
+    params[1] = OSSL_PARAM_construct_end();
+    return EVP_MAC_init(ctx, key, keylen, params);
+}
+
 /* BIO_get_mem_data is a macro around BIO_ctrl; returns the length, sets *data. */
 static inline long shim_BIO_get_mem_data(BIO *bio, char **data) {
     return BIO_get_mem_data(bio, data);

@@ -17,14 +17,26 @@ public enum HMAC {
         }
     }
 
-    private static func compute(key: [UInt8], data: [UInt8]) throws -> [UInt8] {
+    /// The 20-byte HMAC-SHA-1 of `data` under `key`. Only for checking vendors' webhook
+    /// signatures that are defined with it (Twilio's `X-Twilio-Signature`); never for our own MACs.
+    public static func sha1(key: [UInt8], data: [UInt8]) -> [UInt8] {
+        do {
+            return try compute(key: key, data: data, length: 20)
+        } catch {
+            fatalError("HMAC.sha1: \(error)")
+        }
+    }
+
+    private static func compute(key: [UInt8], data: [UInt8], length expected: Int = 32) throws -> [UInt8] {
         let context = try OpenSSL.unwrap(EVP_MAC_CTX_new(FetchedAlgorithm.hmac.handle), "EVP_MAC_CTX_new")
         defer { EVP_MAC_CTX_free(context) }
         // OpenSSL treats a null key as "reuse the previous key", so an empty
         // key is passed as a valid pointer with length 0.
         let keyBytes = key.isEmpty ? [0] : key
         let initialized = keyBytes.withUnsafeBufferPointer {
-            shim_EVP_MAC_init_HMAC_SHA256(context, $0.baseAddress, key.count)
+            expected == 20
+                ? shim_EVP_MAC_init_HMAC_SHA1(context, $0.baseAddress, key.count)
+                : shim_EVP_MAC_init_HMAC_SHA256(context, $0.baseAddress, key.count)
         }
         try OpenSSL.check(initialized, "EVP_MAC_init")
         if !data.isEmpty {
@@ -34,12 +46,12 @@ public enum HMAC {
             try OpenSSL.check(result, "EVP_MAC_update")
         }
         var length = 0
-        let mac = try [UInt8](unsafeUninitializedCapacity: 32) { output, initialized in
-            try OpenSSL.check(EVP_MAC_final(context, output.baseAddress, &length, 32), "EVP_MAC_final")
-            guard length == 32 else {
+        let mac = try [UInt8](unsafeUninitializedCapacity: expected) { output, initialized in
+            try OpenSSL.check(EVP_MAC_final(context, output.baseAddress, &length, expected), "EVP_MAC_final")
+            guard length == expected else {
                 throw CryptoError.openSSL(function: "EVP_MAC_final", reason: "unexpected length \(length)")
             }
-            initialized = 32
+            initialized = expected
         }
         return mac
     }

@@ -14,7 +14,7 @@ public struct ConsoleSink: SMSGateway {
 
     public func send(_ sms: SMS) -> GatewayResult {
         output("SMS to \(sms.display) (\(sms.verificationID), \(sms.purpose.rawValue)): code \(sms.code), expires \(Self.clockTime(sms.expiresAt))")
-        return .sent(providerMessageID: nil, status: .sent)
+        return .sent(via: name, providerMessageID: nil, status: .sent)
     }
 
     /// "12:05:00Z".

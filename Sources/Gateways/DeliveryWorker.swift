@@ -4,9 +4,13 @@ import VerifyCore
 
 /// Tuning of the delivery worker.
 public struct DeliveryConfiguration: Sendable {
-    public var batchSize = 64
-    /// Seconds a claim holds before another worker may take the message.
-    public var leaseSeconds = 30
+    /// Messages one thread claims at a time.
+    public var batchSize = 16
+    /// Sending threads (each claims its own batch; vendor calls block).
+    public var threads = 4
+    /// Seconds a claim holds unless renewed; a live worker renews every third of it, so a
+    /// crashed worker's messages are claimable again within this time.
+    public var leaseSeconds = 15
     /// Attempts before a retryable failure becomes final.
     public var maxAttempts = 8
     /// First retry delay and cap, seconds (exponential with jitter in between).
@@ -38,8 +42,8 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     private let condition = NSCondition()
     private var wakeups = 0
     private var running = false
-    private var thread: Thread?
-    private let finished = DispatchSemaphore(value: 0)
+    private var busy = 0
+    private var threadsAlive = 0
 
     public init(
         outbox: any OutboxStore, gateway: any SMSGateway, sealer: any MessageSealer, clock: any Clock,
@@ -65,40 +69,75 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Starts the sending threads and the lease keeper.
     public func start() {
         condition.lock()
         running = true
+        threadsAlive = configuration.threads + 1
         condition.unlock()
-        let thread = Thread { [self] in loop() }
-        thread.name = "delivery-worker"
-        self.thread = thread
-        thread.start()
+        for i in 0..<configuration.threads {
+            let thread = Thread { [self] in loop(purges: i == 0) }
+            thread.name = "delivery-\(i)"
+            thread.start()
+        }
+        let keeper = Thread { [self] in keepLeases() }
+        keeper.name = "delivery-leases"
+        keeper.start()
     }
 
-    /// Stops after the current batch, then releases any lease still held.
+    /// Stops after the batches in hand are done, then releases any lease still held.
     public func stop() {
         condition.lock()
         guard running else { condition.unlock(); return }
         running = false
-        condition.signal()
+        condition.broadcast()
+        while threadsAlive > 0 { condition.wait() }
         condition.unlock()
-        finished.wait()
         do { try outbox.releaseLeases(owner: owner) } catch {
             logger.warning("could not release outbox leases", [("error", String(describing: error))])
         }
     }
 
-    private func loop() {
+    private func threadEnded() {
+        condition.lock()
+        threadsAlive -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func loop(purges: Bool) {
         var lastPurge = Date.distantPast
         while isRunning {
             let processed = runOnce()
-            if Date().timeIntervalSince(lastPurge) >= configuration.purgeInterval {
+            if purges && Date().timeIntervalSince(lastPurge) >= configuration.purgeInterval {
                 lastPurge = Date()
                 purge()
             }
             if processed == 0 { waitForWork() }
         }
-        finished.signal()
+        threadEnded()
+    }
+
+    /// Renews this worker's leases every third of the lease while it runs.
+    private func keepLeases() {
+        let period = Double(configuration.leaseSeconds) / 3
+        condition.lock()
+        while running {
+            _ = condition.wait(until: Date().addingTimeInterval(period))
+            guard running else { break }
+            let holding = busy > 0
+            condition.unlock()
+            if holding {
+                do {
+                    try outbox.renewLeases(owner: owner, until: clock.now().addingTimeInterval(TimeInterval(configuration.leaseSeconds)))
+                } catch {
+                    logger.warning("could not renew outbox leases", [("error", String(describing: error))])
+                }
+            }
+            condition.lock()
+        }
+        condition.unlock()
+        threadEnded()
     }
 
     private var isRunning: Bool {
@@ -130,21 +169,46 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
             return 0
         }
         guard !claimed.isEmpty else { return 0 }
-        let outcomes = claimed.map(deliver)
+        condition.lock()
+        busy += 1
+        condition.unlock()
+        defer {
+            condition.lock()
+            busy -= 1
+            condition.unlock()
+        }
+        // Outcomes are written as they come when sending is slow (a crash then re-sends at
+        // most ~50 ms of messages), and together when it is fast (console, local gateways).
+        var pending: [OutboxOutcome] = []
+        var lastFlush = DispatchTime.now().uptimeNanoseconds
+        for message in claimed {
+            pending.append(deliver(message))
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now - lastFlush >= 50_000_000 {
+                flush(&pending)
+                lastFlush = now
+            }
+        }
+        flush(&pending)
+        return claimed.count
+    }
+
+    private func flush(_ outcomes: inout [OutboxOutcome]) {
+        guard !outcomes.isEmpty else { return }
         do {
             try outbox.complete(outcomes, owner: owner)
         } catch {
             logger.error("outbox completion failed; messages will be retried after their lease", [("error", String(describing: error))])
         }
-        return claimed.count
+        outcomes.removeAll()
     }
 
     private func deliver(_ message: OutboxMessage) -> OutboxOutcome {
         let now = clock.now()
         let attempts = message.attempts + 1
-        func outcome(_ status: DeliveryStatus, error: String?, next: Date? = nil, provider: String? = nil) -> OutboxOutcome {
+        func outcome(_ status: DeliveryStatus, error: String?, next: Date? = nil, provider: String? = nil, via: String? = nil) -> OutboxOutcome {
             OutboxOutcome(
-                messageID: message.id, status: status, gateway: gateway.name, providerMessageID: provider,
+                messageID: message.id, status: status, gateway: via ?? gateway.name, providerMessageID: provider,
                 lastError: error, nextAttemptAt: next, attempts: attempts, at: now)
         }
         guard now < message.expiresAt else { return outcome(.failed, error: "code expired before delivery") }
@@ -162,12 +226,12 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         let fields = [("message_id", message.id), ("verification_id", message.verificationID),
                       ("to", PhoneMask.mask(message.to)), ("gateway", gateway.name)]
         switch gateway.send(sms) {
-        case .sent(let providerID, let status):
+        case .sent(let via, let providerID, let status):
             devLog?.record(DevMessage(
                 to: message.to, body: payload.body, code: payload.code, verificationID: message.verificationID,
-                purpose: message.purpose, gateway: gateway.name, sentAt: now))
-            logger.info("sms sent", fields)
-            return outcome(status, error: nil, provider: providerID)
+                purpose: message.purpose, gateway: via, sentAt: now))
+            logger.info("sms sent", fields + [("via", via)])
+            return outcome(status, error: nil, provider: providerID, via: via)
         case .permanent(let reason):
             logger.warning("sms failed permanently", fields + [("reason", reason)])
             return outcome(.failed, error: reason)

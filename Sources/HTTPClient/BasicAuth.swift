@@ -2,8 +2,10 @@
 public struct BasicAuth: Sendable, Equatable {
     /// The user name (account SID, API key); must not contain a colon.
     public var user: String
+    /// The password or auth token, sent as is.
     public var password: String
 
+    /// Creates credentials.
     public init(user: String, password: String) {
         self.user = user
         self.password = password

@@ -37,6 +37,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     /// CURLE_PARTIAL_FILE, HTTP2, GOT_NOTHING, SEND_ERROR, RECV_ERROR, HTTP2_STREAM, HTTP3.
     static let retryableCodes: Set<Int> = [16, 18, 52, 55, 56, 92, 95]
 
+    /// A one-line explanation for logs (never contains credentials or bodies).
     public var description: String {
         switch self {
         case .timeout: return "HTTP request timed out"

@@ -12,6 +12,7 @@ public struct HTTPClientStatistics: Sendable, Equatable {
     /// Easy handles currently idle in the pool.
     public var idleHandles: Int
 
+    /// Creates a snapshot (for fakes and tests).
     public init(requests: Int = 0, failures: Int = 0, connectionsOpened: Int = 0, handlesCreated: Int = 0, idleHandles: Int = 0) {
         self.requests = requests
         self.failures = failures

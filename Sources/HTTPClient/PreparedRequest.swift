@@ -28,7 +28,7 @@ struct PreparedRequest {
     init(_ request: HTTPClientRequest, configuration: HTTPClientConfiguration) throws(HTTPClientError) {
         let allowed = configuration.allowedSchemes.map { $0.lowercased() }.filter { $0 == "http" || $0 == "https" }
         guard let scheme = Self.scheme(of: request.url) else {
-            throw .invalidURL("missing scheme in \"\(request.url)\"")
+            throw .invalidURL("missing scheme (expected http:// or https://)")
         }
         guard allowed.contains(scheme) else {
             throw .invalidURL("scheme \"\(scheme)\" is not allowed")

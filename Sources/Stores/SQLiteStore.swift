@@ -71,6 +71,28 @@ public final class SQLiteStore: VerificationStore, OutboxStore, @unchecked Senda
         }
     }
 
+    public func renewLeases(owner: String, until: Date) throws -> Int {
+        try database.write { db in
+            try db.run("UPDATE outbox SET lease_until = ? WHERE lease_owner = ?", [SQLiteRows.millis(until), .text(owner)])
+        }
+    }
+
+    public func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
+        try database.write { db in
+            guard try db.queryOne(
+                "SELECT 1 FROM outbox WHERE provider_message_id = ? AND gateway = ?", [.text(providerMessageID), .text(gateway)]) != nil
+            else { return false }
+            try db.run(
+                """
+                UPDATE outbox SET status = ?, last_error = COALESCE(?, last_error), updated_at = ?
+                WHERE provider_message_id = ? AND gateway = ? AND status NOT IN ('delivered', 'undelivered')
+                  AND NOT (? = 'sent' AND status = 'failed')
+                """,
+                [.text(status.rawValue), SQLiteRows.text(error), SQLiteRows.millis(at), .text(providerMessageID), .text(gateway), .text(status.rawValue)])
+            return true
+        }
+    }
+
     public func queueDepth() throws -> (count: Int, oldest: Date?) {
         try database.read { db in
             let row = try db.queryOne("SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox WHERE status = 'queued'")

@@ -31,11 +31,13 @@ public struct SMS: Sendable, Equatable {
 
 /// What a gateway says about one send.
 public enum GatewayResult: Sendable, Equatable {
-    /// Accepted by the provider; `providerMessageID` identifies it in status callbacks.
-    case sent(providerMessageID: String?, status: DeliveryStatus)
-    /// Worth retrying (timeout, 5xx, 429), optionally not before `retryAfter` seconds.
+    /// Accepted by the provider `via` (a gateway name); `providerMessageID` identifies the
+    /// message in status callbacks.
+    case sent(via: String, providerMessageID: String?, status: DeliveryStatus)
+    /// This gateway failed for now (timeout, 5xx, 429, bad credentials): another gateway may
+    /// work, and a later retry may too, optionally not before `retryAfter` seconds.
     case retryable(reason: String, retryAfter: Int?)
-    /// Will never succeed (invalid number, blocked destination).
+    /// The destination itself is refused (invalid number, barred): no gateway will do better.
     case permanent(reason: String)
 }
 

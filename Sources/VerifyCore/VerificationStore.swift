@@ -76,6 +76,13 @@ public protocol OutboxStore: Sendable {
     func complete(_ outcomes: [OutboxOutcome], owner: String) throws
     /// Releases leases this owner still holds (graceful shutdown).
     func releaseLeases(owner: String) throws
+    /// Extends every lease this owner holds (a live worker's heartbeat); returns how many.
+    @discardableResult
+    func renewLeases(owner: String, until: Date) throws -> Int
+    /// Applies a provider's delivery receipt to the message it sent; returns false when no
+    /// message of that gateway has that provider id. Final states are not overwritten by
+    /// earlier ones (a late "sent" never replaces "delivered").
+    func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool
     /// Number of queued messages and the oldest one's creation time.
     func queueDepth() throws -> (count: Int, oldest: Date?)
     /// Deletes verifications, messages and idempotency records that ended before `cutoff`.

@@ -77,7 +77,7 @@ public final class RecordingGateway: SMSGateway, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         recorded.append(sms)
-        return script.isEmpty ? .sent(providerMessageID: "prov_\(recorded.count)", status: .sent) : script.removeFirst()
+        return script.isEmpty ? .sent(via: name, providerMessageID: "prov_\(recorded.count)", status: .sent) : script.removeFirst()
     }
 
     public var sent: [SMS] {

@@ -128,6 +128,29 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
         state.leases = state.leases.filter { $0.value.owner != owner }
     }
 
+    public func renewLeases(owner: String, until: Date) throws -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        var n = 0
+        for (id, lease) in state.leases where lease.owner == owner {
+            state.leases[id] = (owner, until)
+            n += 1
+        }
+        return n
+    }
+
+    public func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let i = state.messages.firstIndex(where: { $0.gateway == gateway && $0.providerMessageID == providerMessageID }) else { return false }
+        let current = state.messages[i].status
+        if current == .delivered || current == .undelivered || (status == .sent && current == .failed) { return true }
+        state.messages[i].status = status
+        state.messages[i].lastError = error ?? state.messages[i].lastError
+        state.messages[i].updatedAt = at
+        return true
+    }
+
     public func queueDepth() throws -> (count: Int, oldest: Date?) {
         lock.lock()
         defer { lock.unlock() }

@@ -35,7 +35,7 @@ final class OpenSSLTestServer {
     }
 
     deinit {
-        kill(pid, SIGTERM)
+        kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         unlink(certificatePath)
@@ -63,8 +63,20 @@ final class OpenSSLTestServer {
         throw TestSetupError("openssl s_server did not start listening on port \(port)")
     }
 
-    /// Starts `arguments` (looked up in PATH) with stdin, stdout and stderr on /dev/null.
+    /// Starts `arguments` (looked up in PATH) with stdin, stdout and stderr on /dev/null, no
+    /// blocked signals and default dispositions (test-runner threads block most signals, and
+    /// a spawned child would inherit that mask).
     private static func spawn(_ arguments: [String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -74,7 +86,7 @@ final class OpenSSLTestServer {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = argv.withUnsafeBufferPointer { posix_spawnp(&pid, arguments[0], &actions, nil, $0.baseAddress!, nil) }
+        let result = argv.withUnsafeBufferPointer { posix_spawnp(&pid, arguments[0], &actions, &attributes, $0.baseAddress!, nil) }
         guard result == 0 else { throw TestSetupError("posix_spawnp \(arguments[0]) failed: \(result)") }
         return pid
     }

@@ -188,4 +188,46 @@ func message(_ id: String, for verification: String = "ver_1", at: Date = t0, ex
         }
         #expect(try store.read { try $0.verification(id: "ver_1") }?.attempts == 200)
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func receiptsAndLeaseRenewal(kind: StoreKind) throws {
+        let store = try kind.make()
+        try store.write { tx in
+            try tx.insert(sample())
+            try tx.enqueue(message("msg_1"))
+        }
+        _ = try store.claimDue(limit: 1, now: t0, leaseUntil: t0.addingTimeInterval(10), owner: "A")
+        #expect(try store.renewLeases(owner: "A", until: t0.addingTimeInterval(100)) == 1)
+        #expect(try store.claimDue(limit: 1, now: t0.addingTimeInterval(50), leaseUntil: t0.addingTimeInterval(80), owner: "B").isEmpty)
+        try store.complete([OutboxOutcome(messageID: "msg_1", status: .sent, gateway: "twilio", providerMessageID: "SM1", lastError: nil, nextAttemptAt: nil, attempts: 1, at: t0)], owner: "A")
+        #expect(try store.recordReceipt(gateway: "twilio", providerMessageID: "SM1", status: .delivered, error: nil, at: t0.addingTimeInterval(5)))
+        #expect(try store.recordReceipt(gateway: "twilio", providerMessageID: "SM1", status: .sent, error: nil, at: t0.addingTimeInterval(6)))
+        #expect(try store.recordReceipt(gateway: "vonage", providerMessageID: "SM1", status: .failed, error: nil, at: t0) == false)
+        let latest = try #require(try store.read { try $0.latestMessage(verificationID: "ver_1") })
+        #expect(latest.status == .delivered)
+        #expect(latest.sealedPayload.isEmpty)
+        #expect(latest.updatedAt == t0.addingTimeInterval(5))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func limitLogsAndFraudCounters(kind: StoreKind) throws {
+        let store = try kind.make()
+        try store.write { tx in
+            try tx.setLimitEvents(key: "phone_send|+1", events: [1, 2, Int64.max], expiresAt: t0)
+            try tx.addFraudCounts(key: "prefix:+1555", bucket: t0, sent: 2, approved: 0)
+            try tx.addFraudCounts(key: "prefix:+1555", bucket: t0, sent: 1, approved: 1)
+            try tx.addFraudCounts(key: "prefix:+1555", bucket: t0.addingTimeInterval(-7200), sent: 5, approved: 0)
+            try tx.setFraudOverride(key: "country:NG", action: .block, now: t0)
+        }
+        #expect(try store.read { try $0.limitEvents(key: "phone_send|+1") } == [1, 2, Int64.max])
+        #expect(try store.read { try $0.limitEvents(key: "other") } == [])
+        let counts = try store.read { try $0.fraudCounts(key: "prefix:+1555", since: t0.addingTimeInterval(-3600)) }
+        #expect(counts.sent == 3 && counts.approved == 1)
+        #expect(try store.read { try $0.fraudOverride(key: "country:NG") } == .block)
+        let stats = try store.read { try $0.fraudStats(since: t0.addingTimeInterval(-3600)) }
+        #expect(stats.contains(FraudStat(key: "prefix:+1555", sent: 3, approved: 1, action: nil)))
+        #expect(stats.contains(FraudStat(key: "country:NG", sent: 0, approved: 0, action: .block)))
+        try store.write { try $0.setFraudOverride(key: "country:NG", action: nil, now: t0) }
+        #expect(try store.read { try $0.fraudOverride(key: "country:NG") } == nil)
+    }
 }

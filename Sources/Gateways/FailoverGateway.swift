@@ -1,0 +1,54 @@
+import Foundation
+import Telemetry
+import VerifyCore
+
+/// Tries gateways in the configured order, skipping those whose circuit is open. The first to
+/// accept wins; a refusal of the destination itself ends the attempt (no other gateway would
+/// do better); if every gateway fails, the attempt is retryable.
+public struct FailoverGateway: SMSGateway {
+    public let name = "failover"
+    public let members: [(gateway: any SMSGateway, breaker: CircuitBreaker)]
+    let clock: any Clock
+    let logger: Logger
+
+    public init(_ gateways: [any SMSGateway], clock: any Clock, logger: Logger, threshold: Int = 5, cooldown: TimeInterval = 30) {
+        members = gateways.map { ($0, CircuitBreaker(threshold: threshold, cooldown: cooldown)) }
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Name and circuit state of every member, for readiness and metrics.
+    public func circuitStates() -> [(gateway: String, state: CircuitBreaker.State)] {
+        let now = clock.now()
+        return members.map { ($0.gateway.name, $0.breaker.state(at: now)) }
+    }
+
+    public func send(_ sms: SMS) -> GatewayResult {
+        var reasons: [String] = []
+        var retryAfter: Int?
+        for member in members {
+            guard member.breaker.allow(at: clock.now()) else {
+                reasons.append("\(member.gateway.name): circuit open")
+                continue
+            }
+            let result = member.gateway.send(sms)
+            switch result {
+            case .sent:
+                member.breaker.record(success: true, at: clock.now())
+                return result
+            case .permanent:
+                // The gateway works; the destination does not.
+                member.breaker.record(success: true, at: clock.now())
+                return result
+            case .retryable(let reason, let after):
+                member.breaker.record(success: false, at: clock.now())
+                if member.breaker.state(at: clock.now()) == .open {
+                    logger.warning("gateway circuit open", [("gateway", member.gateway.name)])
+                }
+                reasons.append(reason)
+                if let after { retryAfter = min(retryAfter ?? after, after) }
+            }
+        }
+        return .retryable(reason: reasons.joined(separator: "; "), retryAfter: retryAfter)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Applies providers' delivery receipts (status callbacks) to outbox messages.
+public struct DeliveryReceipts: Sendable {
+    let outbox: any OutboxStore
+    let clock: any Clock
+
+    public init(outbox: any OutboxStore, clock: any Clock) {
+        self.outbox = outbox
+        self.clock = clock
+    }
+
+    /// Returns false when no message of `gateway` has that provider id.
+    @discardableResult
+    public func record(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?) throws -> Bool {
+        try outbox.recordReceipt(gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: clock.now())
+    }
+
+    /// Twilio `MessageStatus` → delivery status (nil for statuses that say nothing new).
+    public static func twilioStatus(_ value: String) -> DeliveryStatus? {
+        switch value {
+        case "delivered", "read": return .delivered
+        case "undelivered": return .undelivered
+        case "failed": return .failed
+        case "accepted", "queued", "sending", "sent", "scheduled": return .sent
+        default: return nil
+        }
+    }
+
+    /// Vonage delivery-receipt `status` → delivery status.
+    public static func vonageStatus(_ value: String) -> DeliveryStatus? {
+        switch value {
+        case "delivered": return .delivered
+        case "expired": return .undelivered
+        case "failed", "rejected": return .failed
+        case "accepted", "buffered": return .sent
+        default: return nil
+        }
+    }
+}

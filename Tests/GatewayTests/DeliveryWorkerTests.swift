@@ -1,0 +1,173 @@
+import Foundation
+import Gateways
+import Stores
+import Telemetry
+import Testing
+import VerifyCore
+import VerifyTesting
+
+/// A gateway counting sends per message id, optionally slow.
+final class CountingGateway: SMSGateway, @unchecked Sendable {
+    let name = "counting"
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+    let delay: Double
+
+    init(delay: Double = 0) { self.delay = delay }
+
+    func send(_ sms: SMS) -> GatewayResult {
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+        lock.lock()
+        counts[sms.messageID, default: 0] += 1
+        lock.unlock()
+        return .sent(via: name, providerMessageID: "p-" + sms.messageID, status: .sent)
+    }
+
+    var sends: [String: Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts
+    }
+}
+
+func queue(_ store: any VerificationStore, count: Int, at now: Date, expires: TimeInterval = 300) throws -> [String] {
+    let payload = MessagePayload(body: "Your code is 123456", code: "123456", locale: nil, display: "+1 555-555-0123")
+    let sealed = try FakeSealer().seal(Array(try JSONEncoder().encode(payload)))
+    let ids = (0..<count).map { "msg_\($0)" }
+    try store.write { tx in
+        for id in ids {
+            try tx.enqueue(OutboxMessage(
+                id: id, verificationID: "ver_" + id, to: "+15555550123", purpose: .signIn, sealedPayload: sealed,
+                createdAt: now, updatedAt: now, nextAttemptAt: now, expiresAt: now.addingTimeInterval(expires)))
+        }
+    }
+    return ids
+}
+
+@Suite struct DeliveryWorkerTests {
+    func worker(_ store: some OutboxStore, _ gateway: any SMSGateway, clock: any Clock, owner: String = "w1", _ tune: (inout DeliveryConfiguration) -> Void = { _ in }) -> DeliveryWorker {
+        var configuration = DeliveryConfiguration()
+        tune(&configuration)
+        return DeliveryWorker(
+            outbox: store, gateway: gateway, sealer: FakeSealer(), clock: clock, random: SeededRandom(), logger: .disabled,
+            devLog: nil, configuration: configuration, owner: owner)
+    }
+
+    @Test func retryableFailuresBackOffWithJitterAndHonourRetryAfter() throws {
+        let store = InMemoryStore()
+        let clock = ManualClock()
+        _ = try queue(store, count: 1, at: clock.now())
+        let gateway = RecordingGateway(script: [
+            .retryable(reason: "timeout", retryAfter: nil), .retryable(reason: "429", retryAfter: 20), .retryable(reason: "500", retryAfter: nil),
+        ])
+        let w = worker(store, gateway, clock: clock)
+        #expect(w.runOnce() == 1)
+        var m = try #require(store.messages.first)
+        #expect(m.status == .queued && m.attempts == 1 && m.lastError == "timeout")
+        let first = m.nextAttemptAt.timeIntervalSince(clock.now())
+        #expect(first >= 0.5 && first <= 1.0)
+        #expect(w.runOnce() == 0)  // not due yet
+        clock.advance(first)
+        #expect(w.runOnce() == 1)
+        m = try #require(store.messages.first)
+        #expect(m.nextAttemptAt.timeIntervalSince(clock.now()) == 20)  // Retry-After beats the 1–2 s backoff
+        clock.advance(20)
+        #expect(w.runOnce() == 1)
+        m = try #require(store.messages.first)
+        let third = m.nextAttemptAt.timeIntervalSince(clock.now())
+        #expect(third >= 2 && third <= 4)
+        clock.advance(third)
+        #expect(w.runOnce() == 1)
+        m = try #require(store.messages.first)
+        #expect(m.status == .sent && m.attempts == 4 && m.sealedPayload.isEmpty && m.providerMessageID == "prov_4")
+    }
+
+    @Test func permanentFailuresAreNotRetried() throws {
+        let store = InMemoryStore()
+        let clock = ManualClock()
+        _ = try queue(store, count: 1, at: clock.now())
+        let w = worker(store, RecordingGateway(script: [.permanent(reason: "invalid number")]), clock: clock)
+        #expect(w.runOnce() == 1)
+        let m = try #require(store.messages.first)
+        #expect(m.status == .failed && m.lastError == "invalid number" && m.sealedPayload.isEmpty)
+        clock.advance(3600)
+        #expect(w.runOnce() == 0)
+    }
+
+    @Test func givesUpAfterMaxAttemptsAndNeverSendsAnExpiredCode() throws {
+        let store = InMemoryStore()
+        let clock = ManualClock()
+        _ = try queue(store, count: 1, at: clock.now())
+        let gateway = RecordingGateway(script: Array(repeating: .retryable(reason: "down", retryAfter: nil), count: 10))
+        let w = worker(store, gateway, clock: clock) { $0.maxAttempts = 3 }
+        for _ in 0..<3 {
+            _ = w.runOnce()
+            clock.advance(120)
+        }
+        #expect(store.messages.first?.status == .failed)
+        #expect(gateway.sent.count == 3)
+
+        let late = InMemoryStore()
+        _ = try queue(late, count: 1, at: clock.now(), expires: 10)
+        clock.advance(11)
+        let silent = RecordingGateway()
+        _ = worker(late, silent, clock: clock).runOnce()
+        #expect(silent.sent.isEmpty)
+        #expect(late.messages.first?.status == .failed)
+        #expect(late.messages.first?.lastError == "code expired before delivery")
+    }
+
+    /// Two workers (threads of their own) on one SQLite file: every message is sent exactly once.
+    @Test func twoWorkersNeverSendAMessageTwice() throws {
+        let path = NSTemporaryDirectory() + "pv-worker-\(UUID().uuidString)/db.sqlite"
+        let store = try SQLiteStore(path: path)
+        defer { store.close() }
+        let ids = try queue(store, count: 300, at: Date())
+        let gateway = CountingGateway(delay: 0.001)
+        let a = worker(store, gateway, clock: SystemClock(), owner: "A") { $0.threads = 3; $0.batchSize = 8 }
+        let b = worker(store, gateway, clock: SystemClock(), owner: "B") { $0.threads = 3; $0.batchSize = 8 }
+        a.start()
+        b.start()
+        let deadline = Date().addingTimeInterval(20)
+        while gateway.sends.count < ids.count && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        a.stop()
+        b.stop()
+        #expect(gateway.sends.count == 300)
+        #expect(gateway.sends.values.allSatisfy { $0 == 1 })
+        #expect(try store.queueDepth().count == 0)
+    }
+
+    /// A batch that takes longer than the lease keeps its lease (renewed), so nobody else sends it.
+    @Test func slowBatchesKeepTheirLease() throws {
+        let path = NSTemporaryDirectory() + "pv-lease-\(UUID().uuidString)/db.sqlite"
+        let store = try SQLiteStore(path: path)
+        defer { store.close() }
+        _ = try queue(store, count: 3, at: Date())
+        let gateway = CountingGateway(delay: 1.0)
+        let slow = worker(store, gateway, clock: SystemClock(), owner: "slow") { $0.threads = 1; $0.batchSize = 3; $0.leaseSeconds = 1 }
+        slow.start()
+        Thread.sleep(forTimeInterval: 0.3)
+        // A rival polling every 0.2 s for 2.5 s never gets a message the slow worker holds.
+        let rival = worker(store, gateway, clock: SystemClock(), owner: "rival")
+        var stolen = 0
+        for _ in 0..<12 {
+            stolen += rival.runOnce()
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        slow.stop()
+        #expect(stolen == 0)
+        #expect(gateway.sends.values.allSatisfy { $0 == 1 })
+    }
+
+    @Test func receiptsUpdateDeliveryAndNeverGoBackwards() throws {
+        let store = InMemoryStore()
+        let clock = ManualClock()
+        _ = try queue(store, count: 1, at: clock.now())
+        _ = worker(store, CountingGateway(), clock: clock).runOnce()
+        let receipts = DeliveryReceipts(outbox: store, clock: clock)
+        #expect(try receipts.record(gateway: "counting", providerMessageID: "p-msg_0", status: .delivered, error: nil))
+        #expect(try receipts.record(gateway: "counting", providerMessageID: "p-msg_0", status: .sent, error: nil))
+        #expect(store.messages.first?.status == .delivered)
+        #expect(try receipts.record(gateway: "counting", providerMessageID: "unknown", status: .delivered, error: nil) == false)
+    }
+}
