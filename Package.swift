@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "VerifyCore"),
         .target(name: "Stores", dependencies: ["VerifyCore", "SQLite"]),
         .target(name: "Gateways", dependencies: ["VerifyCore", "Telemetry", "HTTPClient", "Crypto"]),
-        .target(name: "Adapters", dependencies: ["VerifyCore", "Crypto", "PhoneNumbers"]),
+        .target(name: "Adapters", dependencies: ["VerifyCore", "Crypto", "PhoneNumbers", "HTTPClient"]),
         .target(name: "API", dependencies: ["VerifyCore", "HTTPTypes", "Telemetry"]),
         .target(name: "App", dependencies: [
             "VerifyCore", "Stores", "Gateways", "Adapters", "API", "HTTPServer", "HTTPTypes", "Telemetry", "Crypto",
@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "HTTPTypes"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(name: "StoreContractTests", dependencies: ["Stores", "VerifyCore", "VerifyTesting"]),
+        .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "VerifyCore", "VerifyTesting", "Crypto", "HTTPServer", "HTTPTypes", "HTTPClient"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateways", "Stores", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPTypes", "HTTPClient", "Crypto", "Telemetry"]),
         .testTarget(name: "LiveTests", dependencies: ["App", "VerifyCore", "HTTPTypes"]),
     ]

@@ -19,6 +19,9 @@ public struct APIDependencies: Sendable {
     /// Operators' fraud controls and the admin-key check; admin routes exist only when set.
     public var fraudAdmin: FraudAdmin?
     public var authorizeAdmin: @Sendable (String) -> Bool = { _ in false }
+    /// MFA; its routes answer 503 until a session verifier is configured.
+    public var mfa: MFAService?
+    public var sessions: (any SessionVerifier)?
     /// Delivery receipts from vendors; callback routes exist only when set.
     public var receipts: DeliveryReceipts?
     public var callbackAuth = CallbackAuthenticators(publicURL: "")
@@ -40,6 +43,13 @@ public struct APIDependencies: Sendable {
     }
 }
 
+/// Stands in when no main auth server is configured: MFA is unavailable.
+struct UnconfiguredSessions: SessionVerifier {
+    func verify(_ token: String) throws -> Principal {
+        throw VerifyError(.unavailable, "MFA is not configured: set PHONE_VERIFY_AUTH_CORE_JWKS_URL, _JWKS_FILE or _HS256_SECRET")
+    }
+}
+
 /// The transport-free HTTP API: routing, request ids, access logs and error mapping.
 /// The HTTP server calls it on its worker threads; tests call it directly.
 public struct APIResponder: HTTPResponder {
@@ -52,7 +62,10 @@ public struct APIResponder: HTTPResponder {
         DiscoveryRoutes(keys: dependencies.keys, issuer: dependencies.issuer).register(in: &router)
         HealthRoutes(readiness: dependencies.readiness).register(in: &router)
         if let fraudAdmin = dependencies.fraudAdmin {
-            AdminRoutes(fraud: fraudAdmin, authorize: dependencies.authorizeAdmin).register(in: &router)
+            AdminRoutes(fraud: fraudAdmin, mfa: dependencies.mfa, authorize: dependencies.authorizeAdmin).register(in: &router)
+        }
+        if let mfa = dependencies.mfa {
+            MFARoutes(mfa: mfa, sessions: dependencies.sessions ?? UnconfiguredSessions(), clock: dependencies.clock).register(in: &router)
         }
         if let receipts = dependencies.receipts {
             DeliveryCallbackRoutes(receipts: receipts, auth: dependencies.callbackAuth).register(in: &router)

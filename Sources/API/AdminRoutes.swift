@@ -4,6 +4,7 @@ import VerifyCore
 /// Server-to-server administration, behind `Authorization: Bearer <PHONE_VERIFY_ADMIN_API_KEYS entry>`.
 struct AdminRoutes: Sendable {
     let fraud: FraudAdmin
+    let mfa: MFAService?
     let authorize: @Sendable (String) -> Bool
 
     func register(in router: inout Router) {
@@ -29,6 +30,19 @@ struct AdminRoutes: Sendable {
             let key = context.parameters["key"] ?? ""
             try fraud.setOverride(key: key, action: action)
             return JSONResponse.make(200, ["key": .string(key), "override": .string(action.rawValue)])
+        }
+        if let mfa {
+            // Account recovery by support staff: a user's factors, masked, and their removal.
+            router.add("GET", "/v1/admin/users/{subject}/factors") { request, context in
+                try guardAdmin(request)
+                let factors = try mfa.factors(subject: context.parameters["subject"] ?? "")
+                return JSONResponse.make(200, ["factors": .array(factors.map(MFARoutes.factorJSON))], headers: ["Cache-Control": "no-store"])
+            }
+            router.add("DELETE", "/v1/admin/users/{subject}/factors/{id}") { request, context in
+                try guardAdmin(request)
+                let factor = try mfa.deleteFactor(subject: context.parameters["subject"] ?? "", id: context.parameters["id"] ?? "")
+                return JSONResponse.make(200, ["factor": MFARoutes.factorJSON(factor), "deleted": true])
+            }
         }
         router.add("DELETE", "/v1/admin/fraud/{key}") { request, context in
             try guardAdmin(request)

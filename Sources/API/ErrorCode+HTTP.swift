@@ -6,10 +6,10 @@ extension ErrorCode {
         switch self {
         case .invalidRequest, .invalidPhoneNumber: return 400
         case .unauthenticated: return 401
-        case .regionNotAllowed, .forbidden: return 403
+        case .regionNotAllowed, .forbidden, .stepUpRequired: return 403
         case .notFound: return 404
         case .methodNotAllowed: return 405
-        case .alreadyUsed: return 409
+        case .alreadyUsed, .factorExists, .factorLimitReached: return 409
         case .expired: return 410
         case .payloadTooLarge: return 413
         case .unsupportedMediaType: return 415

@@ -19,6 +19,13 @@ public enum JSONResponse {
         if error.code == .unauthenticated && !headers.contains("WWW-Authenticate") {
             headers.set("WWW-Authenticate", "Bearer error=\"invalid_token\"")
         }
+        if error.code == .stepUpRequired {
+            // RFC 9470: tell the client what to get.
+            let maxAge = error.details["max_age"]?.intValue.map { ", max_age=\($0)" } ?? ""
+            headers.set(
+                "WWW-Authenticate",
+                "Bearer error=\"insufficient_user_authentication\", error_description=\"A recent step-up authentication is required\", acr_values=\"aal2\"\(maxAge)")
+        }
         var members: [JSONMember] = [
             JSONMember("code", .string(error.code.rawValue)), JSONMember("message", .string(error.message)),
         ]

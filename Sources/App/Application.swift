@@ -75,17 +75,18 @@ public final class Application: @unchecked Sendable {
             logger: logger, devLog: inbox, configuration: delivery)
         self.worker = worker
         worker.start()
+        let keyRing = try StaticKeyRing(active: signer)
+        let credentials = CredentialIssuer(
+            issuer: issuer, audience: c.audience, lifetime: c.credentialTTL, keys: keyRing, random: random)
         let service = VerificationService(
             store: store, parser: LibPhoneNumberParser(), hasher: HMACCodeHasher(key: keys.codeHashKey), sealer: sealer,
             random: random, clock: clock, policy: c.policy,
-            composer: TemplateComposer(appName: c.appName, otpDomain: c.otpDomain), notifier: worker,
-            issuer: CredentialIssuer(
-                issuer: issuer, audience: c.audience, lifetime: c.credentialTTL, keys: try StaticKeyRing(active: signer),
-                random: random),
+            composer: TemplateComposer(appName: c.appName, otpDomain: c.otpDomain, androidAppHash: c.androidAppHash, overrides: c.templateOverrides),
+            notifier: worker, issuer: credentials,
             protection: AbuseProtection(limits: c.limits, fraud: c.fraud, testNumbers: c.testNumbers))
         let adminKeys = c.adminAPIKeys.map { Array($0.utf8) }
         var dependencies = APIDependencies(
-            service: service, keys: try StaticKeyRing(active: signer), issuer: issuer, clock: clock, random: random,
+            service: service, keys: keyRing, issuer: issuer, clock: clock, random: random,
             logger: logger,
             readiness: {
                 try store.read { try $0.ping() }
@@ -97,6 +98,9 @@ public final class Application: @unchecked Sendable {
             clientIP: ClientIPResolver(trustedProxies: c.trustedProxies))
         dependencies.fraudAdmin = FraudAdmin(store: store, clock: clock, policy: c.fraud)
         dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock)
+        dependencies.mfa = MFAService(
+            verifications: service, store: store, clock: clock, random: random, issuer: credentials, policy: c.mfa)
+        dependencies.sessions = try SessionWiring.verifier(c, issuer: issuer, keys: keyRing, clock: clock, logger: logger)
         dependencies.callbackAuth = GatewayFactory.callbackAuth(c, publicURL: publicURL)
         dependencies.authorizeAdmin = { presented in
             let bytes = Array(presented.utf8)

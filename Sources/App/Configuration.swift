@@ -48,6 +48,21 @@ public struct Configuration: Sendable {
     public var circuitCooldown = 30
     public var deliveryThreads = 4
     public var deliveryMaxAttempts = 8
+    public var androidAppHash: String?
+    public var templateOverrides: [String: String] = [:]
+    public var authCore = AuthCoreSettings()
+    public var mfa = MFAPolicy()
+
+    public struct AuthCoreSettings: Sendable {
+        public var jwksURL: String?
+        public var jwksFile: String?
+        public var hs256Secret: String?
+        public var issuer: String?
+        public var audience: String?
+        public var leeway = 30
+        public var jwksMinRefresh = 30
+        public var isConfigured: Bool { jwksURL != nil || jwksFile != nil || hs256Secret != nil }
+    }
 
     public struct TwilioSettings: Sendable { public var baseURL, accountSID, authToken, from: String }
     public struct VonageSettings: Sendable { public var baseURL, apiKey, apiSecret, from: String; public var callbackToken: String? }
@@ -155,6 +170,31 @@ public struct Configuration: Sendable {
         deliveryMaxAttempts = reader.int("PHONE_VERIFY_DELIVERY_MAX_ATTEMPTS", in: 1...100) ?? deliveryMaxAttempts
         appName = reader.string("PHONE_VERIFY_APP_NAME") ?? appName
         otpDomain = reader.string("PHONE_VERIFY_OTP_DOMAIN")
+        androidAppHash = reader.string("PHONE_VERIFY_ANDROID_APP_HASH")
+        if let file = reader.string("PHONE_VERIFY_TEMPLATES_FILE") {
+            if let data = FileManager.default.contents(atPath: file),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: String]
+            {
+                templateOverrides = object
+            } else {
+                reader.problem("PHONE_VERIFY_TEMPLATES_FILE", "must name a readable JSON object of language → template strings")
+            }
+        }
+        for problem in TemplateComposer.validate(overrides: templateOverrides, otpDomain: otpDomain, androidAppHash: androidAppHash) {
+            reader.problem("PHONE_VERIFY_TEMPLATES_FILE", "(or the OTP domain / app hash): \(problem)")
+        }
+        authCore.jwksURL = reader.url("PHONE_VERIFY_AUTH_CORE_JWKS_URL")
+        authCore.jwksFile = reader.string("PHONE_VERIFY_AUTH_CORE_JWKS_FILE")
+        authCore.hs256Secret = reader.string("PHONE_VERIFY_AUTH_CORE_HS256_SECRET")
+        if let secret = authCore.hs256Secret, secret.utf8.count < 32 {
+            reader.problem("PHONE_VERIFY_AUTH_CORE_HS256_SECRET", "must be at least 32 characters")
+        }
+        authCore.issuer = reader.string("PHONE_VERIFY_AUTH_CORE_ISSUER")
+        authCore.audience = reader.string("PHONE_VERIFY_AUTH_CORE_AUDIENCE")
+        authCore.leeway = reader.int("PHONE_VERIFY_AUTH_CORE_LEEWAY", in: 0...300) ?? authCore.leeway
+        authCore.jwksMinRefresh = reader.int("PHONE_VERIFY_AUTH_CORE_JWKS_MIN_REFRESH", in: 1...3600) ?? authCore.jwksMinRefresh
+        mfa.maxFactors = reader.int("PHONE_VERIFY_MAX_FACTORS", in: 1...100) ?? mfa.maxFactors
+        mfa.stepUpMaxAge = reader.int("PHONE_VERIFY_STEP_UP_MAX_AGE", in: 30...86_400) ?? mfa.stepUpMaxAge
         for text in reader.list("PHONE_VERIFY_TRUSTED_PROXIES") ?? [] {
             if let cidr = CIDR(text) { trustedProxies.append(cidr) } else {
                 reader.problem("PHONE_VERIFY_TRUSTED_PROXIES", "\"\(text)\" is not a CIDR such as 10.0.0.0/8")
@@ -202,6 +242,9 @@ public struct Configuration: Sendable {
             if signingKeyFile == nil { reader.problem("PHONE_VERIFY_SIGNING_KEY_FILE", "is required in production mode") }
             if codeSecret == nil { reader.problem("PHONE_VERIFY_CODE_SECRET", "is required in production mode") }
             if gateways.contains("console") { reader.problem("PHONE_VERIFY_GATEWAYS", "the console sink is refused in production mode") }
+            if authCore.isConfigured && authCore.issuer == nil {
+                reader.problem("PHONE_VERIFY_AUTH_CORE_ISSUER", "is required in production mode when MFA is configured")
+            }
             if !testNumbers.isEmpty && testNumbers.expiresAt == nil {
                 reader.problem("PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT", "is required in production mode when PHONE_VERIFY_TEST_NUMBERS is set")
             }

@@ -80,5 +80,17 @@ enum SQLiteSchema {
                 created_at INTEGER NOT NULL
             ) WITHOUT ROWID;
             """),
+        Migration(version: 3, name: "MFA factors", sql: """
+            CREATE TABLE factors (
+                id TEXT PRIMARY KEY,
+                subject TEXT NOT NULL,
+                phone_number TEXT NOT NULL,
+                country_code INTEGER NOT NULL,
+                created_at INTEGER NOT NULL,
+                last_used_at INTEGER,
+                UNIQUE (subject, phone_number)
+            ) WITHOUT ROWID;
+            CREATE INDEX factors_subject ON factors (subject, created_at);
+            """),
     ]
 }

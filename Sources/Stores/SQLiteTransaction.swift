@@ -135,6 +135,47 @@ struct SQLiteTransaction: StoreTransaction {
     }
 }
 
+extension SQLiteTransaction {
+    func factors(subject: String) throws -> [Factor] {
+        try db.query(
+            "SELECT id, subject, phone_number, country_code, created_at, last_used_at FROM factors WHERE subject = ? ORDER BY created_at, id",
+            [.text(subject)]
+        ).map(Self.factor)
+    }
+
+    func factor(id: String) throws -> Factor? {
+        try db.queryOne(
+            "SELECT id, subject, phone_number, country_code, created_at, last_used_at FROM factors WHERE id = ?", [.text(id)]
+        ).map(Self.factor)
+    }
+
+    func insertFactor(_ f: Factor) throws {
+        do {
+            try db.run(
+                "INSERT INTO factors (id, subject, phone_number, country_code, created_at, last_used_at) VALUES (?,?,?,?,?,?)",
+                [.text(f.id), .text(f.subject), .text(f.phoneNumber), .integer(Int64(f.countryCode)), SQLiteRows.millis(f.createdAt),
+                 SQLiteRows.millis(f.lastUsedAt)])
+        } catch let error as SQLiteError where error.isConstraint {
+            throw VerifyError(.factorExists, "this phone number is already enrolled")
+        }
+    }
+
+    func deleteFactor(id: String) throws {
+        try db.run("DELETE FROM factors WHERE id = ?", [.text(id)])
+    }
+
+    func touchFactor(id: String, at: Date) throws {
+        try db.run("UPDATE factors SET last_used_at = ? WHERE id = ?", [SQLiteRows.millis(at), .text(id)])
+    }
+
+    static func factor(_ row: Row) throws -> Factor {
+        Factor(
+            id: try SQLiteRows.string(row, "id"), subject: try SQLiteRows.string(row, "subject"),
+            phoneNumber: try SQLiteRows.string(row, "phone_number"), countryCode: Int(try SQLiteRows.int(row, "country_code")),
+            createdAt: SQLiteRows.date(try SQLiteRows.int(row, "created_at")), lastUsedAt: row.int("last_used_at").map(SQLiteRows.date))
+    }
+}
+
 /// Little-endian Int64 arrays as blobs (rate-limit event logs).
 enum EventCoding {
     static func encode(_ events: [Int64]) -> [UInt8] {

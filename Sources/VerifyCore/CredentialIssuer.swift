@@ -53,6 +53,16 @@ public struct CredentialIssuer: Sendable {
             amr: ["sms"], acr: "aal1", sessionID: nil)
     }
 
+    /// Step-up credential: the primary session's `sub` and `sid`, its `amr` plus "sms" and "mfa"
+    /// (RFC 8176), `acr` "aal2", and a fresh `auth_time`.
+    public func stepUp(for principal: Principal, verification: Verification, at now: Date) throws -> Credential {
+        var amr = principal.authenticationMethods
+        for method in ["sms", "mfa"] where !amr.contains(method) { amr.append(method) }
+        return try issue(
+            subject: principal.subject, verification: verification, now: now, amr: amr, acr: "aal2",
+            sessionID: principal.sessionID)
+    }
+
     /// Builds and signs a credential with the common claims.
     public func issue(
         subject: String, verification: Verification, now: Date, amr: [String], acr: String, sessionID: String?

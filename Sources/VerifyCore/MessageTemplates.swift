@@ -33,9 +33,9 @@ public struct MessageTemplates: Sendable, Equatable {
 
     /// The language of a region (ISO 3166-1 alpha-2) when the request gives no usable locale.
     ///
-    /// A region is listed when one language is official and read by a clear majority; multilingual
-    /// regions without one (IN, SG, BE, CA…) are left out and get English. Regions whose language
-    /// has no template (built-in or override) also get English.
+    /// A region is listed when one official language is the usual written language for most of
+    /// its people; multilingual regions without one (IN, SG, BE, CA…) are left out and get
+    /// English. Regions whose language has no template (built-in or override) also get English.
     public static let regionLanguages: [String: String] = {
         var table: [String: String] = [:]
         let groups: [(String, String)] = [

@@ -64,14 +64,17 @@ extension VerificationService {
     /// Checks a code. The attempt is counted before the comparison, in the same transaction,
     /// so parallel guesses can never exceed the cap; a correct code is accepted once. Checks
     /// count against the client's check limit; failures against the number's lockout.
-    public func check(id: String, code: String, clientIP: String = "", purposes: Set<Purpose> = [.signIn]) throws
-        -> ApprovedCheck
-    {
+    /// `subject` restricts the check to verifications started by that user (MFA); `onApproved`
+    /// runs inside the approving transaction (e.g. storing a factor), and its error undoes it.
+    public func check(
+        id: String, code: String, clientIP: String = "", purposes: Set<Purpose> = [.signIn], subject: String? = nil,
+        onApproved: (@Sendable (Verification, any StoreTransaction) throws -> Void)? = nil
+    ) throws -> ApprovedCheck {
         let now = clock.now()
         let hasher = self.hasher
         let protection = self.protection
         let outcome = try store.write { tx -> Result<ApprovedCheck, VerifyError> in
-            guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
+            guard var v = try tx.verification(id: id), purposes.contains(v.purpose), subject == nil || v.subject == subject else {
                 return .failure(VerifyError.notFound(id))
             }
             do { try Self.requireUsable(v, now: now) } catch let error as VerifyError { return .failure(error) }
@@ -88,6 +91,7 @@ extension VerificationService {
                 v.storedStatus = .approved
                 v.approvedAt = now
                 try tx.update(v)
+                try onApproved?(v, tx)
                 try protection.fraud.recordApproval(keys: protection.fraudKeys(phone: v.phoneNumber, region: v.region), now: now, in: tx)
                 return .success(ApprovedCheck(verification: v, credential: nil, rateLimit: report))
             }

@@ -26,6 +26,9 @@ public protocol StoreReader {
     func fraudOverride(key: String) throws -> FraudAction?
     /// Every fraud key with activity since `since` or an override, for operators.
     func fraudStats(since: Date) throws -> [FraudStat]
+    /// A user's MFA factors, oldest first.
+    func factors(subject: String) throws -> [Factor]
+    func factor(id: String) throws -> Factor?
 }
 
 /// Writes, available only inside `VerificationStore.write`.
@@ -43,6 +46,10 @@ public protocol StoreTransaction: StoreReader {
     func addFraudCounts(key: String, bucket: Date, sent: Int, approved: Int) throws
     /// Sets (or with nil, clears) an operator's decision for a fraud key.
     func setFraudOverride(key: String, action: FraudAction?, now: Date) throws
+    /// Stores a factor; throws `factor_exists` when the user already has this phone.
+    func insertFactor(_ factor: Factor) throws
+    func deleteFactor(id: String) throws
+    func touchFactor(id: String, at: Date) throws
 }
 
 /// The first response to a request with an `Idempotency-Key`.

@@ -19,6 +19,9 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case unsupportedMediaType = "unsupported_media_type"
     case unauthenticated
     case forbidden
+    case stepUpRequired = "step_up_required"
+    case factorExists = "factor_exists"
+    case factorLimitReached = "factor_limit_reached"
     case unavailable
     case internalError = "internal_error"
 }

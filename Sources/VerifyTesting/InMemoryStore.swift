@@ -12,6 +12,7 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
         var limits: [String: [Int64]] = [:]
         var fraud: [String: [Date: (sent: Int, approved: Int)]] = [:]
         var overrides: [String: FraudAction] = [:]
+        var factors: [Factor] = []
     }
 
     private let lock = NSLock()
@@ -56,6 +57,18 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
         func addFraudCounts(key: String, bucket: Date, sent: Int, approved: Int) throws {
             let current: (sent: Int, approved: Int) = state.fraud[key]?[bucket] ?? (0, 0)
             state.fraud[key, default: [:]][bucket] = (sent: current.sent + sent, approved: current.approved + approved)
+        }
+        func factors(subject: String) throws -> [Factor] { state.factors.filter { $0.subject == subject } }
+        func factor(id: String) throws -> Factor? { state.factors.first { $0.id == id } }
+        func insertFactor(_ factor: Factor) throws {
+            guard !state.factors.contains(where: { $0.subject == factor.subject && $0.phoneNumber == factor.phoneNumber }) else {
+                throw VerifyError(.factorExists, "this phone number is already enrolled")
+            }
+            state.factors.append(factor)
+        }
+        func deleteFactor(id: String) throws { state.factors.removeAll { $0.id == id } }
+        func touchFactor(id: String, at: Date) throws {
+            if let i = state.factors.firstIndex(where: { $0.id == id }) { state.factors[i].lastUsedAt = at }
         }
         func fraudOverride(key: String) throws -> FraudAction? { state.overrides[key] }
         func setFraudOverride(key: String, action: FraudAction?, now: Date) throws { state.overrides[key] = action }

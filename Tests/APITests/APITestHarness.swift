@@ -24,6 +24,10 @@ struct APITestHarness {
             devMessages: dev ? inbox : nil, clientIP: ClientIPResolver(trustedProxies: trustedProxies))
         dependencies.fraudAdmin = FraudAdmin(store: t.store, clock: t.clock, policy: protection.fraud.policy)
         dependencies.authorizeAdmin = { $0 == adminKey }
+        dependencies.mfa = MFAService(
+            verifications: t.service, store: t.store, clock: t.clock, random: t.random,
+            issuer: CredentialIssuer(issuer: "http://issuer.test", audience: "main-auth", keys: FakeSigner(), random: t.random))
+        dependencies.sessions = TokenTable(clock: t.clock)
         api = APIResponder(dependencies)
     }
 
@@ -50,6 +54,20 @@ struct APITestHarness {
 
     func start(_ phone: String = "+15555550123") -> Reply {
         call("POST", "/v1/verifications", json: #"{"phone_number":"\#(phone)"}"#)
+    }
+}
+
+/// Session tokens for API tests: "alice", "bob", "alice-stepped" (fresh aal2), "expired" (refused).
+struct TokenTable: SessionVerifier {
+    let clock: any Clock
+    func verify(_ token: String) throws -> Principal {
+        switch token {
+        case "alice": return Principal(subject: "user-alice", sessionID: "s1", authenticationMethods: ["pwd"], authTime: clock.now())
+        case "bob": return Principal(subject: "user-bob", sessionID: "s2", authenticationMethods: ["pwd"], authTime: clock.now())
+        case "alice-stepped":
+            return Principal(subject: "user-alice", sessionID: "s1", authenticationMethods: ["pwd", "sms", "mfa"], authTime: clock.now(), acr: "aal2", isStepUpCredential: true)
+        default: throw VerifyError(.unauthenticated, "invalid token")
+        }
     }
 }
 

@@ -1,0 +1,29 @@
+import Adapters
+import Foundation
+import HTTPClient
+import Telemetry
+import VerifyCore
+
+/// Builds the verifier of the main auth server's session tokens (and of PhoneVerify's own
+/// step-up credentials), when MFA is configured.
+enum SessionWiring {
+    static func verifier(_ c: Configuration, issuer: String, keys: any KeyRing, clock: any Clock, logger: Logger) throws -> (any SessionVerifier)? {
+        guard c.authCore.isConfigured else { return nil }
+        let own = OwnCredentials(issuer: issuer, audience: c.audience) {
+            keys.publicJWKs().map { jwk in
+                var fields: [String: String] = [:]
+                if case .object(let members) = jwk { for m in members { fields[m.key] = m.value.stringValue } }
+                return fields
+            }
+        }
+        var configuration = AuthCoreConfiguration()
+        configuration.jwksURL = c.authCore.jwksURL
+        configuration.jwksFile = c.authCore.jwksFile
+        configuration.hs256Secret = c.authCore.hs256Secret
+        configuration.issuer = c.authCore.issuer
+        configuration.audience = c.authCore.audience
+        configuration.leewaySeconds = c.authCore.leeway
+        configuration.jwksMinRefreshSeconds = c.authCore.jwksMinRefresh
+        return try SessionTokenVerifier(configuration: configuration, own: own, clock: clock, http: HTTPClient())
+    }
+}
