@@ -20,6 +20,8 @@ public struct APIDependencies: Sendable {
     public var fraudAdmin: FraudAdmin?
     public var authorizeAdmin: @Sendable (String) -> Bool = { _ in false }
     /// MFA; its routes answer 503 until a session verifier is configured.
+    /// Metrics registry; `/metrics` serves it when set.
+    public var metrics: MetricsRegistry?
     public var mfa: MFAService?
     public var sessions: (any SessionVerifier)?
     /// Delivery receipts from vendors; callback routes exist only when set.
@@ -55,6 +57,7 @@ struct UnconfiguredSessions: SessionVerifier {
 public struct APIResponder: HTTPResponder {
     public let router: Router
     let dependencies: APIDependencies
+    let httpMetrics: HTTPMetrics?
 
     public init(_ dependencies: APIDependencies) {
         var router = Router()
@@ -73,20 +76,30 @@ public struct APIResponder: HTTPResponder {
         if let devMessages = dependencies.devMessages {
             DevRoutes(messages: devMessages, service: dependencies.service).register(in: &router)
         }
+        if let metrics = dependencies.metrics {
+            router.add("GET", "/metrics") { _, _ in
+                HTTPResponse(status: 200, headers: ["Content-Type": MetricsRegistry.contentType], body: Array(metrics.render().utf8))
+            }
+        }
         self.router = router
         self.dependencies = dependencies
+        self.httpMetrics = dependencies.metrics.map(HTTPMetrics.init)
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let started = DispatchTime.now().uptimeNanoseconds
         var context = RouteContext(
             requestID: requestID(request), clientIP: ClientIPResolver.limitKey(dependencies.clientIP.resolve(request)))
-        var response = route(request, &context)
+        var error: VerifyError?
+        var response = route(request, &context, error: &error)
         response.headers.set("X-Request-Id", context.requestID)
         if request.method == "HEAD" { response.body = .bytes([]) }
+        let micros = (DispatchTime.now().uptimeNanoseconds - started) / 1000
+        httpMetrics?.observe(
+            route: context.route.isEmpty ? "unmatched" : context.route, method: request.method, status: response.status,
+            seconds: Double(micros) / 1e6, error: error)
         let logger = dependencies.logger
         if logger.isEnabled(.info) {
-            let micros = (DispatchTime.now().uptimeNanoseconds - started) / 1000
             logger.info("request", [
                 ("request_id", context.requestID), ("method", request.method),
                 ("route", context.route.isEmpty ? "unmatched" : context.route), ("status", String(response.status)),
@@ -96,7 +109,7 @@ public struct APIResponder: HTTPResponder {
         return response
     }
 
-    private func route(_ request: HTTPRequest, _ context: inout RouteContext) -> HTTPResponse {
+    private func route(_ request: HTTPRequest, _ context: inout RouteContext, error failure: inout VerifyError?) -> HTTPResponse {
         switch router.match(method: request.method, path: request.path) {
         case .notFound:
             return JSONResponse.error(VerifyError(.notFound, "no route for \(request.method) \(request.path.prefix(200))"))
@@ -111,6 +124,7 @@ public struct APIResponder: HTTPResponder {
             do {
                 return try handler(request, context)
             } catch let error as VerifyError {
+                failure = error
                 return JSONResponse.error(error)
             } catch {
                 dependencies.logger.error("unhandled error", [

@@ -64,7 +64,10 @@ public final class Application: @unchecked Sendable {
         self.server = server
         issuer = c.issuer ?? "http://\(Self.urlHost(c.listenHost)):\(server.port)"
         let publicURL = c.publicURL ?? issuer
-        let gateway = GatewayFactory.make(c, publicURL: publicURL, clock: clock, logger: logger, consoleOutput: consoleOutput)
+        let metrics = MetricsSink(registry: MetricsRegistry())
+        let gateway = GatewayFactory.make(
+            c, publicURL: publicURL, clock: clock, logger: logger, consoleOutput: consoleOutput, events: metrics)
+        metrics.watch(outbox: store, gateway: gateway, clock: clock)
         self.gateway = gateway
         var delivery = DeliveryConfiguration()
         delivery.retention = Double(c.retention)
@@ -75,7 +78,11 @@ public final class Application: @unchecked Sendable {
             logger: logger, devLog: inbox, configuration: delivery)
         self.worker = worker
         worker.start()
-        let keyRing = try StaticKeyRing(active: signer)
+        try store.activate(try StoreKeyRing.record(for: signer, at: clock.now()), now: clock.now(), credentialLifetime: TimeInterval(c.credentialTTL))
+        let keyRing = try StoreKeyRing(active: signer, store: store, clock: clock) {
+            // A development key rotated by `phone-verify keys rotate` is picked up without a restart.
+            c.signingKeyFile == nil ? (try? KeyMaterial.signingKey(c)).flatMap { try? JWTSigner(key: $0) } : nil
+        }
         let credentials = CredentialIssuer(
             issuer: issuer, audience: c.audience, lifetime: c.credentialTTL, keys: keyRing, random: random)
         let service = VerificationService(
@@ -83,7 +90,7 @@ public final class Application: @unchecked Sendable {
             random: random, clock: clock, policy: c.policy,
             composer: TemplateComposer(appName: c.appName, otpDomain: c.otpDomain, androidAppHash: c.androidAppHash, overrides: c.templateOverrides),
             notifier: worker, issuer: credentials,
-            protection: AbuseProtection(limits: c.limits, fraud: c.fraud, testNumbers: c.testNumbers))
+            protection: AbuseProtection(limits: c.limits, fraud: c.fraud, testNumbers: c.testNumbers), events: metrics)
         let adminKeys = c.adminAPIKeys.map { Array($0.utf8) }
         var dependencies = APIDependencies(
             service: service, keys: keyRing, issuer: issuer, clock: clock, random: random,
@@ -98,6 +105,7 @@ public final class Application: @unchecked Sendable {
             clientIP: ClientIPResolver(trustedProxies: c.trustedProxies))
         dependencies.fraudAdmin = FraudAdmin(store: store, clock: clock, policy: c.fraud)
         dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock)
+        dependencies.metrics = metrics.registry
         dependencies.mfa = MFAService(
             verifications: service, store: store, clock: clock, random: random, issuer: credentials, policy: c.mfa)
         dependencies.sessions = try SessionWiring.verifier(c, issuer: issuer, keys: keyRing, clock: clock, logger: logger)

@@ -28,6 +28,14 @@ public enum CommandLineTool {
             }
         case "phone":
             return phone(Array(args.dropFirst()))
+        case "keys":
+            return withConfiguration(environment) { c in try KeysCommand.run(Array(args.dropFirst()), c) }
+        case "config":
+            guard args.dropFirst().first == "check" else {
+                FileHandle.standardError.write(Data("usage: phone-verify config check\n".utf8))
+                return 64
+            }
+            return ConfigCheckCommand.run(environment: environment)
         case "fraud":
             return fraud(Array(args.dropFirst()), environment: environment)
         default:

@@ -9,7 +9,8 @@ import VerifyCore
 /// Builds the configured gateway chain (`PHONE_VERIFY_GATEWAYS`, in failover order).
 enum GatewayFactory {
     static func make(
-        _ c: Configuration, publicURL: String, clock: any Clock, logger: Logger, consoleOutput: (@Sendable (String) -> Void)?
+        _ c: Configuration, publicURL: String, clock: any Clock, logger: Logger, consoleOutput: (@Sendable (String) -> Void)?,
+        events: any EventSink
     ) -> FailoverGateway {
         let client = HTTPClient(configuration: HTTPClientConfiguration(
             connectTimeout: c.gatewayConnectTimeout, totalTimeout: c.gatewayTimeout))
@@ -36,7 +37,8 @@ enum GatewayFactory {
             default: return nil
             }
         }
-        return FailoverGateway(gateways, clock: clock, logger: logger, threshold: c.circuitFailures, cooldown: Double(c.circuitCooldown))
+        return FailoverGateway(
+            gateways, clock: clock, logger: logger, threshold: c.circuitFailures, cooldown: Double(c.circuitCooldown), events: events)
     }
 
     /// Authenticators of vendors' status callbacks, for the configured gateways.

@@ -10,11 +10,16 @@ public struct FailoverGateway: SMSGateway {
     public let members: [(gateway: any SMSGateway, breaker: CircuitBreaker)]
     let clock: any Clock
     let logger: Logger
+    let events: any EventSink
 
-    public init(_ gateways: [any SMSGateway], clock: any Clock, logger: Logger, threshold: Int = 5, cooldown: TimeInterval = 30) {
+    public init(
+        _ gateways: [any SMSGateway], clock: any Clock, logger: Logger, threshold: Int = 5, cooldown: TimeInterval = 30,
+        events: any EventSink = NoEvents()
+    ) {
         members = gateways.map { ($0, CircuitBreaker(threshold: threshold, cooldown: cooldown)) }
         self.clock = clock
         self.logger = logger
+        self.events = events
     }
 
     /// Name and circuit state of every member, for readiness and metrics.
@@ -31,7 +36,14 @@ public struct FailoverGateway: SMSGateway {
                 reasons.append("\(member.gateway.name): circuit open")
                 continue
             }
+            let started = DispatchTime.now().uptimeNanoseconds
             let result = member.gateway.send(sms)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            switch result {
+            case .sent: events.record(.gatewayCall(gateway: member.gateway.name, outcome: "sent", seconds: seconds))
+            case .retryable: events.record(.gatewayCall(gateway: member.gateway.name, outcome: "retryable", seconds: seconds))
+            case .permanent: events.record(.gatewayCall(gateway: member.gateway.name, outcome: "permanent", seconds: seconds))
+            }
             switch result {
             case .sent:
                 member.breaker.record(success: true, at: clock.now())

@@ -66,7 +66,9 @@ public final class PostgresPool: @unchecked Sendable {
     /// Throws a ``PostgresError`` with `isPoolTimeout` when no connection frees
     /// up in time, `.poolClosed` after ``close()``, a connection failure when
     /// the server cannot be reached, or whatever `body` throws. Do not keep the
-    /// connection after `body` returns.
+    /// connection after `body` returns, and do not borrow a second one from the
+    /// same pool inside `body`: with every connection borrowed that waits for
+    /// itself until the acquire timeout.
     @discardableResult
     public func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let connection = try checkOut()

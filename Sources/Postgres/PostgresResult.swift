@@ -69,14 +69,14 @@ enum PostgresResult {
         let length = Int(PQgetlength(result, row, column))
         let bytes = UnsafeRawPointer(PQgetvalue(result, row, column)!).assumingMemoryBound(to: UInt8.self)
         let buffer = UnsafeBufferPointer(start: bytes, count: length)
+        if decoding == .bytes { return .bytes(decodeBytea(buffer)) }
+        if decoding == .bool { return .bool(length == 1 && buffer[0] == UInt8(ascii: "t")) }
         let text = String(decoding: buffer, as: UTF8.self)
         switch decoding {
-        case .text: return .text(text)
         // The server's own output always parses; fall back to text rather than trap if it ever does not.
         case .int: return Int64(text).map { .int($0) } ?? .text(text)
         case .double: return Double(text).map { .double($0) } ?? .text(text)
-        case .bool: return .bool(text == "t")
-        case .bytes: return .bytes(decodeBytea(buffer))
+        default: return .text(text)
         }
     }
 

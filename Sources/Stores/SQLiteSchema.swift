@@ -92,5 +92,15 @@ enum SQLiteSchema {
             ) WITHOUT ROWID;
             CREATE INDEX factors_subject ON factors (subject, created_at);
             """),
+        Migration(version: 4, name: "signing key metadata", sql: """
+            CREATE TABLE signing_keys (
+                kid TEXT PRIMARY KEY,
+                algorithm TEXT NOT NULL,
+                public_jwk TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                status TEXT NOT NULL,
+                retire_after INTEGER
+            ) WITHOUT ROWID;
+            """),
     ]
 }

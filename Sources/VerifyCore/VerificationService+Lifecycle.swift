@@ -73,14 +73,14 @@ extension VerificationService {
         let now = clock.now()
         let hasher = self.hasher
         let protection = self.protection
-        let outcome = try store.write { tx -> Result<ApprovedCheck, VerifyError> in
+        let (outcome, region) = try store.write { tx -> (Result<ApprovedCheck, VerifyError>, String?) in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose), subject == nil || v.subject == subject else {
-                return .failure(VerifyError.notFound(id))
+                return (.failure(VerifyError.notFound(id)), nil)
             }
-            do { try Self.requireUsable(v, now: now) } catch let error as VerifyError { return .failure(error) }
+            do { try Self.requireUsable(v, now: now) } catch let error as VerifyError { return (.failure(error), v.region) }
             guard code.utf8.count == v.codeLength, code.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
-                return .failure(VerifyError(
-                    .invalidRequest, "code must be \(v.codeLength) digits", details: ["field": "code"]))
+                return (.failure(VerifyError(
+                    .invalidRequest, "code must be \(v.codeLength) digits", details: ["field": "code"])), v.region)
             }
             try protection.limiter.requireNotLockedOut(phone: v.phoneNumber, now: now, in: tx)
             let admission = try protection.limiter.admit(
@@ -93,16 +93,39 @@ extension VerificationService {
                 try tx.update(v)
                 try onApproved?(v, tx)
                 try protection.fraud.recordApproval(keys: protection.fraudKeys(phone: v.phoneNumber, region: v.region), now: now, in: tx)
-                return .success(ApprovedCheck(verification: v, credential: nil, rateLimit: report))
+                return (.success(ApprovedCheck(verification: v, credential: nil, rateLimit: report)), v.region)
             }
             if v.attempts >= v.maxAttempts { v.storedStatus = .maxAttemptsReached }
             try tx.update(v)
             try protection.limiter.recordFailedCheck(phone: v.phoneNumber, now: now, in: tx)
-            return .failure(VerifyError(
+            return (.failure(VerifyError(
                 .incorrectCode, "the code is incorrect",
-                details: ["attempts_remaining": .int(Int64(v.attemptsRemaining))], rateLimit: report))
+                details: ["attempts_remaining": .int(Int64(v.attemptsRemaining))], rateLimit: report)), v.region)
         }
+        record(outcome, region: region)
         return try outcome.get()
+    }
+
+    /// Counts a check's outcome.
+    private func record(_ outcome: Result<ApprovedCheck, VerifyError>, region: String?) {
+        switch outcome {
+        case .success(let checked):
+            events.record(.checkCompleted(outcome: "approved", region: checked.verification.region))
+            events.record(.verificationEnded(reason: "approved", region: checked.verification.region))
+        case .failure(let error):
+            switch error.code {
+            case .incorrectCode:
+                events.record(.checkCompleted(outcome: "incorrect", region: region))
+                if error.details["attempts_remaining"] == .int(0), let region {
+                    events.record(.verificationEnded(reason: "max_attempts", region: region))
+                }
+            case .expired: events.record(.checkCompleted(outcome: "expired", region: region))
+            case .maxAttemptsReached: events.record(.checkCompleted(outcome: "max_attempts", region: region))
+            case .alreadyUsed: events.record(.checkCompleted(outcome: "already_used", region: region))
+            case .notFound: events.record(.checkCompleted(outcome: "not_found", region: nil))
+            default: events.record(.checkCompleted(outcome: "invalid", region: region))
+            }
+        }
     }
 
     /// Approves a checked verification and issues its first-factor credential.

@@ -60,14 +60,16 @@ public struct VerificationService: Sendable {
     let issuer: CredentialIssuer
     public let policy: VerificationPolicy
     public let protection: AbuseProtection
+    let events: any EventSink
 
     public init(
         store: any VerificationStore, parser: any PhoneNumberParser, hasher: any CodeHasher,
         sealer: any MessageSealer, random: any RandomSource, clock: any Clock, policy: VerificationPolicy,
         composer: any MessageComposer, notifier: any DeliveryNotifier, issuer: CredentialIssuer,
-        protection: AbuseProtection = AbuseProtection()
+        protection: AbuseProtection = AbuseProtection(), events: any EventSink = NoEvents()
     ) {
         self.protection = protection
+        self.events = events
         self.store = store
         self.parser = parser
         self.hasher = hasher
@@ -154,7 +156,10 @@ public struct VerificationService: Sendable {
             }
             return StartOutcome(verification: verification, replayed: false, rateLimit: report)
         }
-        if !outcome.replayed && message != nil { notifier.messagesQueued() }
+        if !outcome.replayed {
+            if message != nil { notifier.messagesQueued() }
+            events.record(.verificationStarted(purpose: request.purpose, region: number.region))
+        }
         return outcome
     }
 

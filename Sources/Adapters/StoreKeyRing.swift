@@ -1,0 +1,81 @@
+import Crypto
+import Foundation
+import VerifyCore
+
+/// The signing key in use plus every key the store still publishes (rotated keys keep verifying
+/// until the last credential they signed expires). Re-reads the store every `refreshInterval`,
+/// so replicas and a rotation by the CLI are picked up without a restart; when the store's
+/// active key is a new one that `reload` can provide (the development key file), signing
+/// switches to it too.
+public final class StoreKeyRing: KeyRing, @unchecked Sendable {
+    private let store: any SigningKeyStore
+    private let clock: any Clock
+    private let refreshInterval: TimeInterval
+    private let reload: @Sendable () -> JWTSigner?
+    private let lock = NSLock()
+    private var signer: JWTSigner
+    private var published: [JSONValue] = []
+    private var refreshedAt = Date.distantPast
+
+    public init(
+        active: JWTSigner, store: any SigningKeyStore, clock: any Clock, refreshInterval: TimeInterval = 30,
+        reload: @escaping @Sendable () -> JWTSigner? = { nil }
+    ) throws {
+        self.signer = active
+        self.store = store
+        self.clock = clock
+        self.refreshInterval = refreshInterval
+        self.reload = reload
+        try refresh(now: clock.now())
+    }
+
+    public func currentSigner() -> any CredentialSigner {
+        refreshIfDue()
+        lock.lock()
+        defer { lock.unlock() }
+        return signer
+    }
+
+    public func publicJWKs() -> [JSONValue] {
+        refreshIfDue()
+        lock.lock()
+        defer { lock.unlock() }
+        return published
+    }
+
+    private func refreshIfDue() {
+        let now = clock.now()
+        lock.lock()
+        let due = now.timeIntervalSince(refreshedAt) >= refreshInterval
+        if due { refreshedAt = now }  // one refresher at a time; others keep the cached view
+        lock.unlock()
+        if due { try? refresh(now: now) }
+    }
+
+    /// Re-reads the published keys (and switches signer when a new active key can be loaded).
+    public func refresh(now: Date) throws {
+        let records = try store.signingKeys()
+        var current = { self.lock.lock(); defer { self.lock.unlock() }; return self.signer }()
+        if let active = records.first(where: { $0.status == .active }), active.kid != current.keyID,
+            let candidate = reload(), candidate.keyID == active.kid
+        {
+            current = candidate
+        }
+        var jwks = [try current.publicJWK()]
+        for record in records where record.kid != current.keyID && record.isPublished(at: now) {
+            if let value = try? JSONValue.parse(Array(record.publicJWK.utf8)) { jwks.append(value) }
+        }
+        lock.lock()
+        signer = current
+        published = jwks
+        refreshedAt = now
+        lock.unlock()
+    }
+
+    /// The store record for a signer.
+    public static func record(for signer: JWTSigner, at now: Date) throws -> SigningKeyRecord {
+        SigningKeyRecord(
+            kid: signer.keyID, algorithm: signer.algorithm, publicJWK: try signer.publicJWK().encodedString(), createdAt: now,
+            status: .active)
+    }
+}

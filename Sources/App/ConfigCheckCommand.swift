@@ -1,0 +1,54 @@
+import Foundation
+import VerifyCore
+
+/// `phone-verify config check`: validates the configuration and prints the effective settings,
+/// secrets redacted, as one JSON object.
+enum ConfigCheckCommand {
+    static func run(environment: [String: String]) -> Int32 {
+        var values: [String: String] = [:]
+        if let file = environment["PHONE_VERIFY_CONFIG_FILE"], !file.isEmpty {
+            do { values = try ConfigFile.read(path: file) } catch {
+                FileHandle.standardError.write(Data("phone-verify: \(error)\n".utf8))
+                return 78
+            }
+        }
+        for (key, value) in environment where key.hasPrefix("PHONE_VERIFY_") { values[key] = value }
+        let problems: [String]
+        var configuration: Configuration?
+        do {
+            configuration = try Configuration(values: values)
+            problems = []
+        } catch let error as ConfigurationError {
+            problems = error.problems
+        } catch {
+            problems = ["\(error)"]
+        }
+        var settings: [JSONMember] = []
+        for setting in Settings.all {
+            let value: JSONValue
+            if let given = values[setting.name] {
+                value = setting.secret ? .string("(set, redacted)") : .string(given)
+            } else {
+                value = .string("default: " + setting.defaultValue)
+            }
+            settings.append(JSONMember(setting.name, value))
+        }
+        var report: [JSONMember] = [
+            JSONMember("valid", .bool(problems.isEmpty)),
+            JSONMember("problems", .array(problems.map { .string($0) })),
+            JSONMember("unknown_variables", .array((configuration?.unknownVariables ?? values.keys.filter { Settings.named($0) == nil }.sorted()).map { .string($0) })),
+        ]
+        if let c = configuration {
+            report.append(JSONMember("effective", [
+                "mode": .string(c.mode.rawValue), "listen": .string("\(c.listenHost):\(c.listenPort)"),
+                "database": .string("sqlite:" + c.sqlitePath), "gateways": .array(c.gateways.map { .string($0) }),
+                "limits": .object(LimitScope.allCases.map { JSONMember($0.rawValue, .string(c.limits.rules($0).map(\.description).joined(separator: ","))) }),
+                "mfa": .bool(c.authCore.isConfigured), "fraud_guard": .bool(c.fraud.enabled),
+                "test_numbers": .int(Int64(c.testNumbers.codes.count)),
+            ]))
+        }
+        report.append(JSONMember("settings", .object(settings)))
+        print(JSONValue.object(report).encodedString())
+        return problems.isEmpty ? 0 : 78
+    }
+}

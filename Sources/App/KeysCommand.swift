@@ -1,0 +1,55 @@
+import Adapters
+import Crypto
+import Foundation
+import Stores
+import VerifyCore
+
+/// `phone-verify keys list | rotate | retire KID`.
+enum KeysCommand {
+    static func run(_ args: [String], _ c: Configuration) throws -> Int32 {
+        let store = try SQLiteStore(path: c.sqlitePath, synchronous: c.sqliteSynchronous)
+        defer { store.close() }
+        let now = Date()
+        switch (args.first, args.count) {
+        case ("list", 1):
+            for record in try store.signingKeys() {
+                let line: JSONValue = [
+                    "kid": .string(record.kid), "alg": .string(record.algorithm), "status": .string(record.status.rawValue),
+                    "created_at": .string(RFC3339.format(record.createdAt)),
+                    "retire_after": record.retireAfter.map { .string(RFC3339.format($0)) } ?? .null,
+                    "published": .bool(record.isPublished(at: now)),
+                ]
+                print(line.encodedString())
+            }
+            return 0
+        case ("rotate", 1):
+            guard c.signingKeyFile == nil else {
+                fail("""
+                    production keys come from PHONE_VERIFY_SIGNING_KEY_FILE: install the new PEM there and restart \
+                    (rolling); the previous key keeps verifying until its last credential expires
+                    """)
+                return 64
+            }
+            let algorithm = SigningAlgorithm(rawValue: c.signingAlgorithm) ?? .ed25519
+            let signer = try JWTSigner(key: try SigningKey.generate(algorithm))
+            try KeyMaterial.writeSecretFile(c.dataDirectory + "/signing-key.pem", contents: try signer.key.privateKeyPEM())
+            try store.activate(try StoreKeyRing.record(for: signer, at: now), now: now, credentialLifetime: TimeInterval(c.credentialTTL))
+            print("{\"active\":\"\(signer.keyID)\",\"note\":\"the previous key stays in JWKS for \(c.credentialTTL) s; a running server switches within 30 s\"}")
+            return 0
+        case ("retire", 2):
+            if try store.retire(kid: args[1]) {
+                print("{\"retired\":\"\(args[1])\"}")
+                return 0
+            }
+            fail("no verifying key \(args[1]) (the active key cannot be retired; rotate first)")
+            return 65
+        default:
+            fail("usage: phone-verify keys list | rotate | retire KID")
+            return 64
+        }
+    }
+
+    static func fail(_ message: String) {
+        FileHandle.standardError.write(Data("phone-verify: \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Gateways
+import Stores
+import Telemetry
+import VerifyCore
+
+/// Turns domain events into Prometheus metrics, and registers the gauges read on scrape.
+final class MetricsSink: EventSink, @unchecked Sendable {
+    let registry: MetricsRegistry
+    private let verifications: Counter
+    private let checks: Counter
+    private let gatewayCalls: Counter
+    private let gatewayLatency: Histogram
+
+    init(registry: MetricsRegistry) {
+        self.registry = registry
+        verifications = registry.counter(
+            "phoneverify_verifications_total",
+            "Verifications by event (started, approved, max_attempts) and country", labels: ["event", "country", "purpose"])
+        checks = registry.counter("phoneverify_checks_total", "Code checks by outcome", labels: ["outcome"])
+        gatewayCalls = registry.counter(
+            "phoneverify_sms_sends_total", "SMS send attempts by gateway and outcome (sent, retryable, permanent)",
+            labels: ["gateway", "outcome"])
+        gatewayLatency = registry.histogram(
+            "phoneverify_gateway_request_duration_seconds", "Latency of SMS gateway calls", labels: ["gateway"])
+        registry.gauge("phoneverify_build_info", "Build information", labels: ["version", "swift"])
+            .set(1, [CommandLineTool.version, Self.swiftVersion])
+    }
+
+    func record(_ event: DomainEvent) {
+        switch event {
+        case .verificationStarted(let purpose, let region):
+            verifications.increment(["started", Self.country(region), purpose.rawValue])
+        case .checkCompleted(let outcome, _):
+            checks.increment([outcome])
+        case .verificationEnded(let reason, let region):
+            verifications.increment([reason, Self.country(region), "any"])
+        case .gatewayCall(let gateway, let outcome, let seconds):
+            gatewayCalls.increment([gateway, outcome])
+            gatewayLatency.observe(seconds, [gateway])
+        }
+    }
+
+    /// Outbox depth and age, and circuit states, refreshed on every scrape.
+    func watch(outbox: any OutboxStore, gateway: FailoverGateway, clock: any Clock) {
+        let depth = registry.gauge("phoneverify_outbox_depth", "Messages waiting in the outbox")
+        let age = registry.gauge("phoneverify_outbox_oldest_age_seconds", "Age of the oldest waiting message")
+        let circuits = registry.gauge(
+            "phoneverify_gateway_circuit_state", "Circuit breaker per gateway: 0 closed, 1 half-open, 2 open", labels: ["gateway"])
+        registry.onCollect {
+            if let queue = try? outbox.queueDepth() {
+                depth.set(Double(queue.count))
+                age.set(queue.oldest.map { max(0, clock.now().timeIntervalSince($0)) } ?? 0)
+            }
+            for (name, state) in gateway.circuitStates() {
+                circuits.set(state == .closed ? 0 : state == .halfOpen ? 1 : 2, [name])
+            }
+        }
+    }
+
+    /// ISO regions are a bounded set; anything else (test numbers: "ZZ", non-geographic: "001") stays as is.
+    static func country(_ region: String) -> String {
+        region.count <= 3 ? region : "other"
+    }
+
+    static let swiftVersion: String = {
+        #if swift(>=6.3)
+        return "6.3"
+        #else
+        return "6"
+        #endif
+    }()
+}

@@ -1,0 +1,23 @@
+/// Things that happened, for metrics. The domain emits them; the application counts them.
+public enum DomainEvent: Sendable, Equatable {
+    /// A verification was started (not an idempotent replay).
+    case verificationStarted(purpose: Purpose, region: String)
+    /// A check ended with `outcome` ("approved", "incorrect", "expired", "max_attempts",
+    /// "already_used", "not_found", "invalid", "refused").
+    case checkCompleted(outcome: String, region: String?)
+    /// A verification reached the end of its life ("approved", "max_attempts", "expired").
+    case verificationEnded(reason: String, region: String)
+    /// One call to one gateway: "sent", "retryable" or "permanent", and how long it took.
+    case gatewayCall(gateway: String, outcome: String, seconds: Double)
+}
+
+/// Receives domain events; must be cheap and never block.
+public protocol EventSink: Sendable {
+    func record(_ event: DomainEvent)
+}
+
+/// Drops every event.
+public struct NoEvents: EventSink {
+    public init() {}
+    public func record(_ event: DomainEvent) {}
+}
