@@ -74,7 +74,7 @@ enum DevInboxPage {
         button.copy:hover, button.copy.done { background: var(--accent); color: var(--card); }
         .body { grid-column: 1 / -1; font-size: 13px; color: var(--muted); white-space: pre-wrap; overflow-wrap: anywhere; }
         .empty { text-align: center; color: var(--muted); padding: 56px 0; }
-        .hidden { display: none; }
+        .hidden { display: none !important; }
         .offscreen { position: fixed; left: -9999px; top: 0; opacity: 0; }
         </style>
         </head>

@@ -43,8 +43,9 @@ public struct AuthCoreConfiguration: Sendable, Equatable {
 }
 
 /// PhoneVerify's own step-up credentials, accepted as bearer tokens too: `iss` equal to `issuer`,
-/// `aud` containing `audience`, signed by one of the public keys `jwks` returns (called on each
-/// verification, so rotated keys are picked up; parsed keys are reused while the set is unchanged).
+/// `aud` containing `audience`, `amr` containing "mfa", signed by one of the public keys `jwks`
+/// returns (called on each such verification, so rotated keys are picked up; keep it cheap: parsed
+/// keys are reused while the returned set is unchanged). HS256 is never accepted for these.
 public struct OwnCredentials: Sendable {
     public var issuer: String
     public var audience: String
@@ -73,13 +74,17 @@ public struct SessionTokenConfigurationError: Error, Sendable, Equatable, Custom
 /// - Claims: `exp` required; `exp`, `nbf`, `iat` checked with the leeway; `iss` and `aud` as
 ///   configured; `sub` required; `sid`, `amr`, `auth_time`, `acr` type-checked when present.
 ///   A token whose `iss` is ``OwnCredentials/issuer`` is checked against the own keys and
-///   audience only, and yields a principal with `isStepUpCredential`.
+///   audience only, must be a step-up credential (`amr` contains "mfa"; first-factor credentials
+///   are refused), and yields a principal with `isStepUpCredential`.
 /// - Keys: see ``AuthCoreConfiguration`` and the JWKS cache (refresh on unknown `kid`,
 ///   rate-limited, single-flight).
 ///
 /// Every failure throws `VerifyError(.unauthenticated)` with a short fixed reason (never the
 /// token). Thread-safe; `verify` may block on a JWKS fetch (bounded by short timeouts), so call
 /// it from HTTP worker threads.
+///
+/// `@unchecked Sendable`: every stored property is immutable except `ownSnapshot`, which is only
+/// touched under `ownLock`; the JWKS cache does its own locking.
 public final class SessionTokenVerifier: SessionVerifier, @unchecked Sendable {
     private let configuration: AuthCoreConfiguration
     private let own: OwnCredentials?
@@ -134,6 +139,11 @@ public final class SessionTokenVerifier: SessionVerifier, @unchecked Sendable {
         }
         // Claims first: cheap, and a token that would fail anyway never triggers a JWKS fetch.
         let claims = try JWTClaims(payload: parts.claims, expecting: expectations, now: clock.now())
+        // Our first-factor credentials share the issuer and audience; only step-up ones (RFC 8176
+        // `amr` with "mfa") are accepted as bearer tokens.
+        if stepUp && !claims.authenticationMethods.contains("mfa") {
+            throw JWTFailure.reject("not a step-up credential")
+        }
         try checkSignature(parts, stepUp: stepUp)
         return Principal(
             subject: claims.subject, sessionID: claims.sessionID, authenticationMethods: claims.authenticationMethods,

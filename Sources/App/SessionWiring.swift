@@ -24,6 +24,9 @@ enum SessionWiring {
         configuration.audience = c.authCore.audience
         configuration.leewaySeconds = c.authCore.leeway
         configuration.jwksMinRefreshSeconds = c.authCore.jwksMinRefresh
-        return try SessionTokenVerifier(configuration: configuration, own: own, clock: clock, http: HTTPClient())
+        // Production fetches the auth server's keys over TLS only.
+        let http = HTTPClient(configuration: HTTPClientConfiguration(
+            allowedSchemes: c.mode == .production ? ["https"] : ["https", "http"]))
+        return try SessionTokenVerifier(configuration: configuration, own: own, clock: clock, http: http)
     }
 }

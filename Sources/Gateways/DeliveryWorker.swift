@@ -90,6 +90,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         condition.lock()
         guard running else { condition.unlock(); return }
         running = false
+        stopRequested = true
         condition.broadcast()
         while threadsAlive > 0 { condition.wait() }
         condition.unlock()
@@ -140,6 +141,14 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         threadEnded()
     }
 
+    private var stopRequested = false
+
+    private var isStopping: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopRequested
+    }
+
     private var isRunning: Bool {
         condition.lock()
         defer { condition.unlock() }
@@ -182,6 +191,8 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         var pending: [OutboxOutcome] = []
         var lastFlush = DispatchTime.now().uptimeNanoseconds
         for message in claimed {
+            // Stopping: finish the message in hand, leave the rest (their leases are released).
+            if isStopping { break }
             pending.append(deliver(message))
             let now = DispatchTime.now().uptimeNanoseconds
             if now - lastFlush >= 50_000_000 {

@@ -21,7 +21,8 @@ public final class SQLiteStore: VerificationStore, OutboxStore, @unchecked Senda
 
     public func close() { database.close() }
 
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws -> T {
+    /// SQLite reads are local: the read set is not needed.
+    public func write<T: Sendable>(reading: ReadSet, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws -> T {
         try database.write { db in try body(SQLiteTransaction(db: db)) }
     }
 

@@ -26,6 +26,11 @@ public struct AbuseProtection: Sendable {
         ]
     }
 
+    /// Rate-limit log keys a send to `phone` from `client` reads (lockout included).
+    func sendLimitKeys(phone: String, client: String) -> [String] {
+        sendSubjects(phone: phone, client: client).map(\.key) + [RateLimiter.Subject(.phoneFailedCheck, phone).key]
+    }
+
     func fraudKeys(phone: String, region: String) -> [String] {
         FraudGuard.keys(prefix: limiter.limits.prefix(of: phone), region: region)
     }

@@ -20,7 +20,8 @@ public struct RateLimiter: Sendable {
             self.value = value
         }
 
-        var key: String { scope.rawValue + "|" + value }
+        /// The store key of this subject's log.
+        public var key: String { scope.rawValue + "|" + value }
     }
 
     /// Verdict on a set of subjects: what `record` will write.

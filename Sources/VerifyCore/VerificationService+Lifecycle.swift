@@ -19,7 +19,7 @@ extension VerificationService {
         let now = clock.now()
         let service = self
         let fresh = CodeGenerator(length: policy.codeLength, random: random).next()
-        let outcome = try store.write { tx -> StartOutcome in
+        let outcome = try store.write(reading: ReadSet(verifications: [id])) { tx -> StartOutcome in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
                 throw VerifyError.notFound(id)
             }
@@ -73,7 +73,10 @@ extension VerificationService {
         let now = clock.now()
         let hasher = self.hasher
         let protection = self.protection
-        let (outcome, region) = try store.write { tx -> (Result<ApprovedCheck, VerifyError>, String?) in
+        let reads = ReadSet(
+            verifications: [id], limitKeys: [RateLimiter.Subject(.ipCheck, clientIP.isEmpty ? "unknown" : clientIP).key],
+            factorSubjects: subject.map { [$0] } ?? [])
+        let (outcome, region) = try store.write(reading: reads) { tx -> (Result<ApprovedCheck, VerifyError>, String?) in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose), subject == nil || v.subject == subject else {
                 return (.failure(VerifyError.notFound(id)), nil)
             }
@@ -139,7 +142,7 @@ extension VerificationService {
     /// Cancels a verification: its code stops working. Approved verifications cannot be canceled.
     public func cancel(id: String, purposes: Set<Purpose> = [.signIn]) throws -> Verification {
         let now = clock.now()
-        return try store.write { tx -> Verification in
+        return try store.write(reading: ReadSet(verifications: [id])) { tx -> Verification in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
                 throw VerifyError.notFound(id)
             }

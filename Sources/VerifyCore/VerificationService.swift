@@ -128,7 +128,11 @@ public struct VerificationService: Sendable {
                            request.subject ?? ""].joined(separator: "|")
         let scopedKey = request.idempotencyKey.map { request.clientIP + "|" + $0 }
         let notBefore = now.addingTimeInterval(-TimeInterval(policy.idempotencyWindow))
-        let outcome = try store.write { tx -> StartOutcome in
+        let reads = ReadSet(
+            limitKeys: protection.sendLimitKeys(phone: number.e164, client: request.clientIP),
+            fraudKeys: protection.fraudKeys(phone: number.e164, region: number.region),
+            idempotencyKeys: scopedKey.map { [$0] } ?? [])
+        let outcome = try store.write(reading: reads) { tx -> StartOutcome in
             if let scopedKey, let record = try tx.idempotencyRecord(key: scopedKey, notBefore: notBefore) {
                 guard record.fingerprint == fingerprint else {
                     throw VerifyError(

@@ -6,8 +6,39 @@ import Foundation
 /// lock what they read (PostgreSQL: `FOR UPDATE`), and nothing is visible to others until the
 /// body returns and the transaction commits. A body that throws changes nothing.
 public protocol VerificationStore: Sendable {
-    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws -> T
+    /// Runs `body` in one write transaction. `reading` declares, as a hint, what the body will
+    /// read, so a networked store can fetch (and lock) it all in one round trip; reads outside
+    /// it still work. A body may run more than once (retried after a serialization failure or
+    /// SQLITE_BUSY), so it must have no effects outside the transaction.
+    func write<T: Sendable>(reading: ReadSet, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws -> T
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) throws -> T
+}
+
+extension VerificationStore {
+    /// A write with no declared reads.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws -> T {
+        try write(reading: ReadSet(), body)
+    }
+}
+
+/// The rows a write transaction is going to read, by kind and key.
+public struct ReadSet: Sendable, Equatable {
+    public var verifications: [String] = []
+    public var limitKeys: [String] = []
+    public var fraudKeys: [String] = []
+    public var idempotencyKeys: [String] = []
+    public var factorSubjects: [String] = []
+
+    public init(
+        verifications: [String] = [], limitKeys: [String] = [], fraudKeys: [String] = [], idempotencyKeys: [String] = [],
+        factorSubjects: [String] = []
+    ) {
+        self.verifications = verifications
+        self.limitKeys = limitKeys
+        self.fraudKeys = fraudKeys
+        self.idempotencyKeys = idempotencyKeys
+        self.factorSubjects = factorSubjects
+    }
 }
 
 /// Reads available in and out of write transactions.

@@ -82,7 +82,7 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
 
     struct Duplicate: Error {}
 
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws -> T {
+    public func write<T: Sendable>(reading: ReadSet, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         let tx = Transaction(state)

@@ -74,6 +74,12 @@ import VerifyTesting
         expectRejected(verifier, Mint.token(TestKeys.own, kid: "own-1", claims: claims), "wrong token audience")
         claims["aud"] = nil
         expectRejected(verifier, Mint.token(TestKeys.own, kid: "own-1", claims: claims), "wrong token audience")
+        // Without "mfa" in amr it is not a step-up credential.
+        claims = stepUpClaims()
+        claims["amr"] = ["pwd", "sms"]
+        expectRejected(verifier, Mint.token(TestKeys.own, kid: "own-1", claims: claims), "not a step-up credential")
+        claims["amr"] = nil
+        expectRejected(verifier, Mint.token(TestKeys.own, kid: "own-1", claims: claims), "not a step-up credential")
         // Expired step-up credential.
         claims = stepUpClaims()
         claims["exp"] = .int(Int64(clock.now().timeIntervalSince1970) - 60)
@@ -146,5 +152,9 @@ import VerifyTesting
             isStepUpCredential: true))
         clock.advance(330)
         expectRejected(verifier, credential.token, "token expired")
+
+        // A first-factor credential (same issuer, audience and key) is not a step-up credential.
+        let firstFactor = try issuer.firstFactor(for: verification, at: clock.now())
+        expectRejected(verifier, firstFactor.token, "not a step-up credential")
     }
 }

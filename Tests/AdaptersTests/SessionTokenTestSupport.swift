@@ -20,12 +20,12 @@ final class FakeAuthServer: HTTPResponder, @unchecked Sendable {
     private var delay: Double = 0
     private var count = 0
     private var server: HTTPServer?
-    private(set) var port: Int
+    private var boundPort: Int
 
     /// Starts serving at once on `port` (0: any free port), or only on ``start()`` when `listening` is false.
     init(serving jwks: [[String: String]] = [], port: Int = 0, listening: Bool = true) throws {
         served = jwks
-        self.port = port
+        boundPort = port
         if listening { try start() }
     }
 
@@ -36,8 +36,14 @@ final class FakeAuthServer: HTTPResponder, @unchecked Sendable {
         try server.start()
         lock.lock()
         self.server = server
-        port = server.port
+        boundPort = server.port
         lock.unlock()
+    }
+
+    var port: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return boundPort
     }
 
     var jwksURL: String { "http://127.0.0.1:\(port)/.well-known/jwks.json" }

@@ -305,6 +305,25 @@ import VerifyTesting
                        "token algorithm does not match the key")
     }
 
+    @Test func keyTypeDecidesTheAlgorithmWhenTheJWKDeclaresNone() throws {
+        defer { auth.stop() }
+        let server = try FakeAuthServer(serving: [
+            JWKSFixture.jwk(TestKeys.ed25519, kid: "ed", declaresAlg: false, use: nil),
+            JWKSFixture.jwk(TestKeys.p256, kid: "ec", declaresAlg: false, use: nil),
+            JWKSFixture.jwk(TestKeys.rsa, kid: "rsa", declaresAlg: false, use: nil),
+        ])
+        defer { server.stop() }
+        let v = try makeVerifier(server, clock: clock)
+        let claims = Mint.claims(at: clock.now())
+        // A genuine signature by the named key, but under another algorithm's name.
+        for (key, kid) in [(TestKeys.ed25519, "ed"), (TestKeys.p256, "ec"), (TestKeys.rsa, "rsa")] {
+            for alg in ["EdDSA", "ES256", "RS256"] where alg != key.algorithm.rawValue {
+                expectRejected(v, Mint.token(key, kid: kid, alg: alg, claims: claims), "token algorithm does not match the key")
+            }
+            #expect(try v.verify(Mint.token(key, kid: kid, claims: claims)).subject == "user_alice")
+        }
+    }
+
     @Test func keysAreChosenByKidAndUnusableJWKsAreSkipped() throws {
         defer { auth.stop() }
         let server = try FakeAuthServer(serving: [
