@@ -37,6 +37,7 @@ let package = Package(
         // Domain and adapters
         .target(name: "VerifyCore"),
         .target(name: "Stores", dependencies: ["VerifyCore", "SQLite"]),
+        .target(name: "PostgresStore", dependencies: ["VerifyCore", "Postgres"]),
         .target(name: "Gateways", dependencies: ["VerifyCore", "Telemetry", "HTTPClient", "Crypto"]),
         .target(name: "Adapters", dependencies: ["VerifyCore", "Crypto", "PhoneNumbers", "HTTPClient"]),
         .target(name: "API", dependencies: ["VerifyCore", "HTTPTypes", "Telemetry"]),
@@ -57,7 +58,7 @@ let package = Package(
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "HTTPTypes"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
-        .testTarget(name: "StoreContractTests", dependencies: ["Stores", "VerifyCore", "VerifyTesting"]),
+        .testTarget(name: "StoreContractTests", dependencies: ["Stores", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "VerifyCore", "VerifyTesting", "Crypto", "HTTPServer", "HTTPTypes", "HTTPClient"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateways", "Stores", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPTypes", "HTTPClient", "Crypto", "Telemetry"]),
         .testTarget(name: "LiveTests", dependencies: ["App", "VerifyCore", "HTTPTypes"]),

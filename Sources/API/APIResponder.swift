@@ -75,6 +75,12 @@ public struct APIResponder: HTTPResponder {
         }
         if let devMessages = dependencies.devMessages {
             DevRoutes(messages: devMessages, service: dependencies.service).register(in: &router)
+            DevInboxRoutes(messages: devMessages, service: dependencies.service, random: dependencies.random).register(in: &router)
+        }
+        router.add("GET", "/openapi.json") { _, _ in
+            HTTPResponse(
+                status: 200, headers: ["Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300"],
+                body: Array(OpenAPIDocument.json.utf8))
         }
         if let metrics = dependencies.metrics {
             router.add("GET", "/metrics") { _, _ in

@@ -1,11 +1,12 @@
 /// The dev inbox page (`GET /dev/inbox`): one self-contained HTML document, no external assets.
 ///
-/// The script listens to `/dev/inbox/events` (server-sent events: `message` events with the
-/// `/dev/messages` JSON shape, then one `ready` event after the backlog), shows messages newest
-/// first with the code large and a copy button, filters by phone number in the page (prefilled
-/// from `?phone_number=`), and polls `/dev/inbox/status?ids=…` for the verifications' status while
-/// any is still pending. Data is only ever inserted as text (`textContent`), never as HTML.
-/// The inline style and script carry a per-response nonce allowed by the Content-Security-Policy.
+/// The script listens to `/dev/inbox/events` (server-sent events: `message` events in the
+/// `/dev/messages` JSON shape, `status` events for their verifications, `ready` after the
+/// backlog) and shows messages newest first, the code large with a copy button (the Clipboard
+/// API, else a selection and `execCommand`), and the verification's status. The phone-number
+/// filter works in the page, by digits, and is kept in the URL (`?phone_number=`). Data is only
+/// ever inserted as text (`textContent`), never as HTML. The inline style and script carry a
+/// per-response nonce, the only sources the Content-Security-Policy allows.
 enum DevInboxPage {
     static let noncePlaceholder = "{{NONCE}}"
 
@@ -93,12 +94,12 @@ enum DevInboxPage {
         <script nonce="{{NONCE}}">
         (() => {
           "use strict";
-          const MAX = 200, FINAL = new Set(["approved", "canceled", "expired", "max_attempts_reached"]);
+          const MAX = 200;
           const $ = (id) => document.getElementById(id);
           const list = $("list"), empty = $("empty"), summary = $("summary"), filter = $("filter"), conn = $("conn");
           const entries = new Map();   // message key -> { m, li }
           const statuses = new Map();  // verification id -> status object
-          let ready = false, statusTimer = 0;
+          let ready = false;
 
           const digits = (s) => String(s || "").replace(/\D/g, "");
           const keyOf = (m) => m.verification_id + "|" + m.code + "|" + m.sent_at;
@@ -211,7 +212,11 @@ enum DevInboxPage {
               }
             }
             const entry = { m, li: render(m) };
-            if (ready) entry.li.classList.add("fresh");
+            if (ready) {
+              entry.li.classList.add("fresh");
+              // Once only: hidden by the filter and shown again, it would replay the animation.
+              entry.li.addEventListener("animationend", () => entry.li.classList.remove("fresh"), { once: true });
+            }
             entries.set(key, entry);
             list.prepend(entry.li);
             while (entries.size > MAX) {
@@ -221,32 +226,12 @@ enum DevInboxPage {
             }
             paint(entry);
             refreshView();
-            scheduleStatus(100);
           }
 
-          function scheduleStatus(delay) {
-            clearTimeout(statusTimer);
-            statusTimer = setTimeout(refreshStatus, delay);
-          }
-
-          async function refreshStatus() {
-            const ids = [];
-            for (const entry of [...entries.values()].reverse()) {
-              const id = entry.m.verification_id, s = statuses.get(id);
-              if (!ids.includes(id) && !(s && FINAL.has(s.status))) ids.push(id);
-              if (ids.length >= 100) break;
-            }
-            if (ids.length > 0 && !document.hidden) {
-              try {
-                const response = await fetch("/dev/inbox/status?ids=" + encodeURIComponent(ids.join(",")), { cache: "no-store" });
-                if (response.ok) {
-                  const body = await response.json();
-                  for (const [id, s] of Object.entries(body.verifications || {})) statuses.set(id, s);
-                  for (const entry of entries.values()) paint(entry);
-                }
-              } catch (e) { /* the next round tries again */ }
-            }
-            scheduleStatus(2000);
+          function setStatus(s) {
+            if (!s || typeof s.verification_id !== "string") return;
+            statuses.set(s.verification_id, s);
+            for (const entry of entries.values()) if (entry.m.verification_id === s.verification_id) paint(entry);
           }
 
           function connect() {
@@ -254,6 +239,9 @@ enum DevInboxPage {
             source.onopen = () => setConnection("live", "live");
             source.addEventListener("message", (event) => {
               try { add(JSON.parse(event.data)); } catch (e) { /* not a message */ }
+            });
+            source.addEventListener("status", (event) => {
+              try { setStatus(JSON.parse(event.data)); } catch (e) { /* not a status */ }
             });
             source.addEventListener("ready", () => { ready = true; setConnection("live", "live"); });
             source.onerror = () => {
@@ -274,7 +262,6 @@ enum DevInboxPage {
             history.replaceState(null, "", url.pathname + url.search);
             refreshView();
           });
-          document.addEventListener("visibilitychange", () => { if (!document.hidden) scheduleStatus(0); });
           refreshView();
           connect();
         })();

@@ -2586,11 +2586,9 @@ public enum OpenAPIDocument {
             "name": "limit",
             "in": "query",
             "required": false,
-            "description": "At most this many (clamped to 1…500; not a number: the default).",
+            "description": "At most this many: values are clamped to 1…500, and anything that is not an integer means the default.",
             "schema": {
               "type": "integer",
-              "minimum": 1,
-              "maximum": 500,
               "default": 50
             }
           }
@@ -4495,7 +4493,7 @@ public enum OpenAPIDocument {
             "examples": [
               "delivered"
             ],
-            "description": "`delivered`/`read` → delivered, `undelivered` → undelivered, `failed` → failed, `accepted`/`queued`/`sending`/`sent` → sent; others are ignored"
+            "description": "`delivered`/`read` → delivered, `undelivered` → undelivered, `failed` → failed, `accepted`/`queued`/`sending`/`sent`/`scheduled` → sent; others are ignored"
           },
           "ErrorCode": {
             "type": "string"

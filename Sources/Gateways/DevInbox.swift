@@ -49,3 +49,6 @@ public final class DevInbox: DevMessageLog, @unchecked Sendable {
         return sequence
     }
 }
+
+/// Lets the dev inbox stream wake on new messages instead of polling.
+extension DevInbox: DevMessageFeed {}

@@ -29,14 +29,21 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     public let detail: String?
     /// The statement that failed, when there was one.
     public let sql: String?
+    /// The constraint a violation names (`PG_DIAG_CONSTRAINT_NAME`), e.g. `users_pkey`, so callers can
+    /// tell which unique key clashed without parsing the (localised) message.
+    public let constraint: String?
 
     /// Builds an error; also useful for fakes in tests.
-    public init(kind: Kind, sqlState: String? = nil, message: String, detail: String? = nil, sql: String? = nil) {
+    public init(
+        kind: Kind, sqlState: String? = nil, message: String, detail: String? = nil, sql: String? = nil,
+        constraint: String? = nil
+    ) {
         self.kind = kind
         self.sqlState = sqlState
         self.message = message
         self.detail = detail
         self.sql = sql
+        self.constraint = constraint
     }
 
     /// `40001`: a serializable or repeatable-read transaction conflicted; retry it.

@@ -31,10 +31,17 @@ public final class PostgresPool: @unchecked Sendable {
     /// opened yet. `connectTimeoutSeconds` becomes libpq's `connect_timeout`
     /// (unless the URL sets one) and is also how long ``withConnection(_:)``
     /// waits for a free connection unless `acquireTimeoutSeconds` says otherwise.
-    public init(url: String, size: Int = 8, connectTimeoutSeconds: Int = 5,
-                acquireTimeoutSeconds: Double? = nil) throws {
+    public convenience init(url: String, size: Int = 8, connectTimeoutSeconds: Int = 5,
+                            acquireTimeoutSeconds: Double? = nil) throws {
+        self.init(url: try PostgresURL(url), size: size, connectTimeoutSeconds: connectTimeoutSeconds,
+                  acquireTimeoutSeconds: acquireTimeoutSeconds)
+    }
+
+    /// The same from a parsed URL (e.g. one whose options a caller adjusted).
+    public init(url: PostgresURL, size: Int = 8, connectTimeoutSeconds: Int = 5,
+                acquireTimeoutSeconds: Double? = nil) {
         precondition(size > 0, "a pool needs at least one connection")
-        var parsed = try PostgresURL(url)
+        var parsed = url
         if parsed.option("connect_timeout") == nil, connectTimeoutSeconds > 0 {
             parsed.options.append((key: "connect_timeout", value: String(connectTimeoutSeconds)))
         }

@@ -29,8 +29,12 @@ enum PostgresResult {
             ?? trimmed(String(cString: PQresultErrorMessage(result)))
         let kind: PostgresError.Kind = broken ? .connection : (sqlState == nil ? .usage : .server)
         return PostgresError(kind: kind, sqlState: sqlState, message: message.isEmpty ? connectionMessage(connection) : message,
-                             detail: field(result, CPostgresDiagMessageDetail), sql: sql)
+                             detail: field(result, CPostgresDiagMessageDetail), sql: sql,
+                             constraint: field(result, diagConstraintName))
     }
+
+    /// `PG_DIAG_CONSTRAINT_NAME` ('n'), a character-literal macro Swift cannot import.
+    static let diagConstraintName = Int32(UInt8(ascii: "n"))
 
     /// `PQerrorMessage` without its trailing newline (libpq's last error on the connection).
     static func connectionMessage(_ connection: OpaquePointer) -> String {

@@ -102,5 +102,9 @@ enum SQLiteSchema {
                 retire_after INTEGER
             ) WITHOUT ROWID;
             """),
+        Migration(version: 5, name: "drop purge-only indexes from per-request tables", sql: """
+            DROP INDEX limit_logs_expires_at;
+            DROP INDEX fraud_counts_bucket;
+            """),
     ]
 }

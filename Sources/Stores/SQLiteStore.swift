@@ -1,4 +1,5 @@
 import Foundation
+@_exported import struct SQLite.DatabaseStatistics
 import SQLite
 import VerifyCore
 
@@ -21,9 +22,18 @@ public final class SQLiteStore: VerificationStore, OutboxStore, @unchecked Senda
 
     public func close() { database.close() }
 
+    /// Group-commit counters of the writer (batches, jobs, largest batch…).
+    public var statistics: DatabaseStatistics { database.statistics }
+
     /// SQLite reads are local: the read set is not needed.
     public func write<T: Sendable>(reading: ReadSet, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws -> T {
-        try database.write { db in try body(SQLiteTransaction(db: db)) }
+        try database.write { db in
+            let tx = SQLiteTransaction(db: db)
+            try tx.prefetch(reading)
+            let result = try body(tx)
+            try tx.flush()
+            return result
+        }
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) throws -> T {

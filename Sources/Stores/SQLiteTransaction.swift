@@ -3,8 +3,50 @@ import SQLite
 import VerifyCore
 
 /// `StoreTransaction` over one SQLite connection inside a write (or read) transaction.
-struct SQLiteTransaction: StoreTransaction {
+final class SQLiteTransaction: StoreTransaction {
     let db: Connection
+    /// Rate-limit logs read in one statement up front (from the write's read set), and the
+    /// logs written, flushed in one statement at the end: the hottest rows of a request.
+    private var limitCache: [String: [Int64]] = [:]
+    private var limitWrites: [String: (events: [Int64], expiresAt: Date)] = [:]
+    private var overrideCache: [String: FraudAction?] = [:]
+
+    init(db: Connection) {
+        self.db = db
+    }
+
+    /// Loads every named limit log with one query.
+    func prefetch(_ reads: ReadSet) throws {
+        let fraudKeys = Array(Set(reads.fraudKeys)).sorted()
+        if !fraudKeys.isEmpty {
+            for key in fraudKeys { overrideCache[key] = .some(nil) }
+            let marks = Array(repeating: "?", count: fraudKeys.count).joined(separator: ",")
+            for row in try db.query("SELECT key, action FROM fraud_overrides WHERE key IN (\(marks))", fraudKeys.map { .text($0) }) {
+                if let key = row.text("key") { overrideCache[key] = row.text("action").flatMap(FraudAction.init) }
+            }
+        }
+        let keys = Array(Set(reads.limitKeys)).sorted()
+        guard !keys.isEmpty else { return }
+        for key in keys { limitCache[key] = [] }
+        let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ",")
+        for row in try db.query("SELECT key, events FROM limit_logs WHERE key IN (\(placeholders))", keys.map { .text($0) }) {
+            if let key = row.text("key") { limitCache[key] = EventCoding.decode(row.blob("events") ?? []) }
+        }
+    }
+
+    /// Writes the buffered limit logs (one multi-row upsert per 100 logs).
+    func flush() throws {
+        guard !limitWrites.isEmpty else { return }
+        let entries = limitWrites.sorted { $0.key < $1.key }
+        limitWrites.removeAll()
+        for start in stride(from: 0, to: entries.count, by: 100) {
+            let chunk = entries[start..<min(start + 100, entries.count)]
+            let values = Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ",")
+            try db.run(
+                "INSERT INTO limit_logs (key, events, expires_at) VALUES \(values) ON CONFLICT (key) DO UPDATE SET events = excluded.events, expires_at = excluded.expires_at",
+                chunk.flatMap { [.text($0.key), .blob(EventCoding.encode($0.value.events)), SQLiteRows.millis($0.value.expiresAt)] })
+        }
+    }
 
     func verification(id: String) throws -> Verification? {
         try db.queryOne("SELECT \(SQLiteRows.verificationColumns) FROM verifications WHERE id = ?", [.text(id)])
@@ -75,6 +117,7 @@ struct SQLiteTransaction: StoreTransaction {
     }
 
     func limitEvents(key: String) throws -> [Int64] {
+        if let cached = limitCache[key] { return cached }
         guard let blob = try db.queryOne("SELECT events FROM limit_logs WHERE key = ?", [.text(key)])?.blob("events") else {
             return []
         }
@@ -82,9 +125,8 @@ struct SQLiteTransaction: StoreTransaction {
     }
 
     func setLimitEvents(key: String, events: [Int64], expiresAt: Date) throws {
-        try db.run(
-            "INSERT INTO limit_logs (key, events, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET events = excluded.events, expires_at = excluded.expires_at",
-            [.text(key), .blob(EventCoding.encode(events)), SQLiteRows.millis(expiresAt)])
+        limitCache[key] = events
+        limitWrites[key] = (events, expiresAt)
     }
 
     func fraudCounts(key: String, since: Date) throws -> (sent: Int, approved: Int) {
@@ -104,10 +146,12 @@ struct SQLiteTransaction: StoreTransaction {
     }
 
     func fraudOverride(key: String) throws -> FraudAction? {
-        try db.queryOne("SELECT action FROM fraud_overrides WHERE key = ?", [.text(key)])?.text("action").flatMap(FraudAction.init)
+        if let cached = overrideCache[key] { return cached }
+        return try db.queryOne("SELECT action FROM fraud_overrides WHERE key = ?", [.text(key)])?.text("action").flatMap(FraudAction.init)
     }
 
     func setFraudOverride(key: String, action: FraudAction?, now: Date) throws {
+        overrideCache[key] = .some(action)
         if let action {
             try db.run(
                 "INSERT INTO fraud_overrides (key, action, created_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET action = excluded.action, created_at = excluded.created_at",

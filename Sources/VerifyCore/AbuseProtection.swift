@@ -28,7 +28,7 @@ public struct AbuseProtection: Sendable {
 
     /// Rate-limit log keys a send to `phone` from `client` reads (lockout included).
     func sendLimitKeys(phone: String, client: String) -> [String] {
-        sendSubjects(phone: phone, client: client).map(\.key) + [RateLimiter.Subject(.phoneFailedCheck, phone).key]
+        limiter.keys(sendSubjects(phone: phone, client: client) + [RateLimiter.Subject(.phoneFailedCheck, phone)])
     }
 
     func fraudKeys(phone: String, region: String) -> [String] {

@@ -20,30 +20,35 @@ public struct RateLimiter: Sendable {
             self.value = value
         }
 
-        /// The store key of this subject's log.
-        public var key: String { scope.rawValue + "|" + value }
+        /// The store key of this subject's log for one rule.
+        public func key(_ rule: LimitRule) -> String { scope.rawValue + "|" + String(rule.window) + "|" + value }
     }
 
     /// Verdict on a set of subjects: what `record` will write.
     public struct Admission {
-        let logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rules: [LimitRule])]
+        let logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rule: LimitRule)]
+    }
+
+    /// Store keys of every log these subjects read.
+    public func keys(_ subjects: [Subject]) -> [String] {
+        subjects.flatMap { subject in limits.rules(subject.scope).map { subject.key($0) } }
     }
 
     /// Throws `rate_limited` (or `phone_lockout`) for the first exhausted rule; otherwise returns
     /// what `record` will write.
     public func admit(_ subjects: [Subject], now: Date, in tx: any StoreTransaction) throws -> Admission {
         let ms = Self.millis(now)
-        var logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rules: [LimitRule])] = []
+        var logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rule: LimitRule)] = []
         for subject in subjects {
-            let rules = limits.rules(subject.scope)
-            if rules.isEmpty { continue }
-            let log = SlidingWindowLog(events: try tx.limitEvents(key: subject.key))
-            for rule in rules {
+            for rule in limits.rules(subject.scope) {
+                let key = subject.key(rule)
+                let log = SlidingWindowLog(events: try tx.limitEvents(key: key))
                 let status = log.status(of: rule, now: ms)
-                let report = RateLimitReport(policy: Self.policyName(subject.scope, rule), status: status)
-                if status.isExhausted { throw Self.refusal(subject.scope, report) }
+                if status.isExhausted {
+                    throw Self.refusal(subject.scope, RateLimitReport(policy: Self.policyName(subject.scope, rule), status: status))
+                }
+                logs.append((key, subject.scope, log, rule))
             }
-            logs.append((subject.key, subject.scope, log, rules))
         }
         return Admission(logs: logs)
     }
@@ -56,22 +61,17 @@ public struct RateLimiter: Sendable {
         var reports: [RateLimitReport] = []
         for entry in admission.logs {
             var log = entry.log
-            log.record(ms, rules: entry.rules)
-            let horizon = entry.rules.map(\.window).max() ?? 0
-            try tx.setLimitEvents(key: entry.key, events: log.events, expiresAt: now.addingTimeInterval(TimeInterval(horizon)))
-            for rule in entry.rules {
-                reports.append(RateLimitReport(policy: Self.policyName(entry.scope, rule), status: log.status(of: rule, now: ms)))
-            }
+            log.record(ms, rule: entry.rule)
+            try tx.setLimitEvents(key: entry.key, events: log.events, expiresAt: now.addingTimeInterval(TimeInterval(entry.rule.window)))
+            reports.append(RateLimitReport(policy: Self.policyName(entry.scope, entry.rule), status: log.status(of: entry.rule, now: ms)))
         }
         return RateLimitReport.closest(reports)
     }
 
     /// Throws `phone_lockout` when the number has too many failed checks in the window.
     public func requireNotLockedOut(phone: String, now: Date, in tx: any StoreTransaction) throws {
-        let rules = limits.rules(.phoneFailedCheck)
-        if rules.isEmpty { return }
-        let log = SlidingWindowLog(events: try tx.limitEvents(key: Subject(.phoneFailedCheck, phone).key))
-        for rule in rules {
+        for rule in limits.rules(.phoneFailedCheck) {
+            let log = SlidingWindowLog(events: try tx.limitEvents(key: Subject(.phoneFailedCheck, phone).key(rule)))
             let status = log.status(of: rule, now: Self.millis(now))
             if status.isExhausted {
                 throw Self.refusal(.phoneFailedCheck, RateLimitReport(policy: Self.policyName(.phoneFailedCheck, rule), status: status))
@@ -81,13 +81,12 @@ public struct RateLimiter: Sendable {
 
     /// Counts one failed check against the number.
     public func recordFailedCheck(phone: String, now: Date, in tx: any StoreTransaction) throws {
-        let rules = limits.rules(.phoneFailedCheck)
-        if rules.isEmpty { return }
-        let key = Subject(.phoneFailedCheck, phone).key
-        var log = SlidingWindowLog(events: try tx.limitEvents(key: key))
-        log.record(Self.millis(now), rules: rules)
-        let horizon = rules.map(\.window).max() ?? 0
-        try tx.setLimitEvents(key: key, events: log.events, expiresAt: now.addingTimeInterval(TimeInterval(horizon)))
+        for rule in limits.rules(.phoneFailedCheck) {
+            let key = Subject(.phoneFailedCheck, phone).key(rule)
+            var log = SlidingWindowLog(events: try tx.limitEvents(key: key))
+            log.record(Self.millis(now), rule: rule)
+            try tx.setLimitEvents(key: key, events: log.events, expiresAt: now.addingTimeInterval(TimeInterval(rule.window)))
+        }
     }
 
     static func policyName(_ scope: LimitScope, _ rule: LimitRule) -> String {

@@ -1,17 +1,40 @@
-/// The sliding-window log behind every limit: the instants (Unix ms) of the most recent events
-/// of one subject, newest last, at most as many as the largest quota. A rule "N per W" allows an
-/// event when fewer than N logged events fall in the last W seconds; so at no time do more than
-/// N events fall in any window of W. Exact, and O(largest quota) per subject.
+/// The sliding-window log behind one limit rule ("N per W") of one subject.
+///
+/// Up to `exactQuota` (1,000) it keeps the instants (Unix ms) of the last N events, newest last:
+/// an event is allowed when fewer than N logged events fall in the last W seconds, so at no time
+/// do more than N events fall in any window of W. Exact.
+///
+/// Above that (high-volume scopes such as a spend cap or a proxy's IP) keeping N instants would
+/// cost too much per request, so it keeps counts in 100 buckets of W/100 each: an event is
+/// counted until its whole bucket has left the window, i.e. up to 1 % of W too long — stricter,
+/// never looser, than the exact rule.
+/// Storage is bounded either way (≤ 1,000 or ≤ 200 integers).
 public struct SlidingWindowLog: Sendable, Equatable {
+    /// Quotas above this are counted in buckets.
+    public static let exactQuota = 1000
+    static let bucketMarker = Int64.min
+
+    /// The stored form: instants, or `[marker, width, start1, count1, start2, count2, …]`.
     public private(set) var events: [Int64]
 
     public init(events: [Int64]) {
         self.events = events
     }
 
+    private var isBucketed: Bool { events.first == Self.bucketMarker }
+
     /// Events after `now − window`.
     public func count(in window: Int, now: Int64) -> Int {
         let start = now - Int64(window) * 1000
+        if isBucketed {
+            var n: Int64 = 0
+            var i = 2
+            while i + 1 < events.count {
+                if events[i] > start - bucketWidth { n += events[i + 1] }
+                i += 2
+            }
+            return Int(n)
+        }
         var n = 0
         for e in events.reversed() {
             if e > start { n += 1 } else { break }
@@ -19,25 +42,58 @@ public struct SlidingWindowLog: Sendable, Equatable {
         return n
     }
 
-    /// The state of one rule at `now`.
+    private var bucketWidth: Int64 { events.count > 1 ? events[1] : 1 }
+
+    /// The state of `rule` at `now`.
     public func status(of rule: LimitRule, now: Int64) -> LimitStatus {
         let used = count(in: rule.window, now: now)
         let remaining = max(0, rule.quota - used)
-        // A slot frees when the oldest event counted in the window leaves it.
         var reset = 0
         if used > 0 {
-            let oldestCounted = events[events.count - used]
-            reset = Int(max(1, (oldestCounted + Int64(rule.window) * 1000 - now + 999) / 1000))
+            // A slot frees when the oldest counted event (or bucket) leaves the window.
+            let oldest: Int64
+            if isBucketed {
+                let start = now - Int64(rule.window) * 1000
+                var first = now
+                var i = 2
+                while i + 1 < events.count {
+                    if events[i] > start - bucketWidth { first = min(first, events[i] + bucketWidth) }
+                    i += 2
+                }
+                oldest = first
+            } else {
+                oldest = events[events.count - used]
+            }
+            reset = Int(max(1, (oldest + Int64(rule.window) * 1000 - now + 999) / 1000))
         }
         return LimitStatus(rule: rule, remaining: remaining, resetSeconds: reset)
     }
 
-    /// Adds an event at `now`, keeping only what the rules can still need.
-    public mutating func record(_ now: Int64, rules: [LimitRule]) {
+    /// Adds an event at `now` for `rule`, keeping only what the rule can still need.
+    public mutating func record(_ now: Int64, rule: LimitRule) {
+        let horizon = now - Int64(rule.window) * 1000
+        if rule.quota > Self.exactQuota {
+            let width = max(1, Int64(rule.window) * 10)  // W/100 in ms
+            if !isBucketed { events = [Self.bucketMarker, width] }
+            let bucket = now - now % width
+            var kept: [Int64] = [Self.bucketMarker, width]
+            var added = false
+            var i = 2
+            while i + 1 < events.count {
+                if events[i] > horizon - width {
+                    kept.append(events[i])
+                    kept.append(events[i + 1] + (events[i] == bucket ? 1 : 0))
+                    if events[i] == bucket { added = true }
+                }
+                i += 2
+            }
+            if !added { kept.append(contentsOf: [bucket, 1]) }
+            events = kept
+            return
+        }
+        if isBucketed { events = [] }
         events.append(now)
-        let keep = rules.map(\.quota).max() ?? 0
-        if events.count > keep { events.removeFirst(events.count - keep) }
-        let horizon = now - Int64(rules.map(\.window).max() ?? 0) * 1000
+        if events.count > rule.quota { events.removeFirst(events.count - rule.quota) }
         while let first = events.first, first <= horizon { events.removeFirst() }
     }
 }

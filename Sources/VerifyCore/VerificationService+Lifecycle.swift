@@ -74,7 +74,7 @@ extension VerificationService {
         let hasher = self.hasher
         let protection = self.protection
         let reads = ReadSet(
-            verifications: [id], limitKeys: [RateLimiter.Subject(.ipCheck, clientIP.isEmpty ? "unknown" : clientIP).key],
+            verifications: [id], limitKeys: protection.limiter.keys([RateLimiter.Subject(.ipCheck, clientIP.isEmpty ? "unknown" : clientIP)]),
             factorSubjects: subject.map { [$0] } ?? [])
         let (outcome, region) = try store.write(reading: reads) { tx -> (Result<ApprovedCheck, VerifyError>, String?) in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose), subject == nil || v.subject == subject else {

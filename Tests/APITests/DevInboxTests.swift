@@ -47,10 +47,11 @@ final class WaitingDevLog: DevMessageFeed, @unchecked Sendable {
         let h = APITestHarness()
         let router: Router
 
-        init(log: any DevMessageLog, heartbeat: TimeInterval = 15, pollInterval: TimeInterval = 0.05) {
+        init(log: any DevMessageLog, heartbeat: TimeInterval = 15, pollInterval: TimeInterval = 0.05, statusInterval: TimeInterval = 2) {
             var router = Router()
             DevInboxRoutes(
-                messages: log, service: h.t.service, random: h.t.random, heartbeat: heartbeat, pollInterval: pollInterval
+                messages: log, service: h.t.service, random: h.t.random, heartbeat: heartbeat, pollInterval: pollInterval,
+                statusInterval: statusInterval
             ).register(in: &router)
             self.router = router
         }
@@ -97,6 +98,15 @@ final class WaitingDevLog: DevMessageFeed, @unchecked Sendable {
         return (id.map { "id: \($0)\n" } ?? "") + "event: message\ndata: \(data)\n\n"
     }
 
+    /// The status event of a verification the store does not have (the messages above are made up).
+    static func unknown(_ n: Int) -> String {
+        "event: status\ndata: {\"verification_id\":\"ver_\(n)\",\"status\":\"unknown\"}\n\n"
+    }
+
+    static func ready(_ backlog: Int) -> String { "event: ready\ndata: {\"backlog\":\(backlog)}\n\n" }
+
+    static let preamble = "retry: 3000\n\n: connected\n\n"
+
     // MARK: the page
 
     @Test func pageIsSelfContainedHTMLWithANonceBasedPolicy() throws {
@@ -110,7 +120,6 @@ final class WaitingDevLog: DevMessageFeed, @unchecked Sendable {
         #expect(html.hasPrefix("<!doctype html>"))
         #expect(html.contains("Filter by phone number"))
         #expect(html.contains("/dev/inbox/events"))
-        #expect(html.contains("/dev/inbox/status"))
 
         // No external assets: no absolute or protocol-relative URLs, no src/href to elsewhere.
         let lower = html.lowercased()
@@ -144,7 +153,7 @@ final class WaitingDevLog: DevMessageFeed, @unchecked Sendable {
 
     // MARK: the event stream
 
-    @Test func firstChunkHasRetryThenBacklogOldestFirstThenReady() throws {
+    @Test func firstChunkHasRetryThenBacklogOldestFirstThenStatusesThenReady() throws {
         let log = WaitingDevLog()
         for n in 1...3 { log.record(Self.message(n)) }
         let inbox = Inbox(log: log)
@@ -154,8 +163,8 @@ final class WaitingDevLog: DevMessageFeed, @unchecked Sendable {
         #expect(response.headers["Content-Type"] == "text/event-stream; charset=utf-8")
         #expect(response.headers["Cache-Control"] == "no-store")
         let first = try #require(Self.text(stream.next()))
-        #expect(first == "retry: 3000\n\n: connected\n\n" + Self.event(1, id: 1) + Self.event(2, id: 2) + Self.event(3, id: 3)
-            + "event: ready\ndata: {\"backlog\":3}\n\n")
+        #expect(first == Self.preamble + Self.event(1, id: 1) + Self.event(2, id: 2) + Self.event(3, id: 3)
+            + Self.unknown(1) + Self.unknown(2) + Self.unknown(3) + Self.ready(3))
         #expect(first.contains(#"data: {"to":"+15555550123","body":"Your code is 000001","code":"000001","verification_id":"ver_1","purpose":"sign_in","gateway":"console","sent_at":"2027-01-15T08:00:01Z"}"#))
     }
 
@@ -167,11 +176,11 @@ final class WaitingDevLog: DevMessageFeed, @unchecked Sendable {
         _ = stream.next()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { log.record(Self.message(2)) }
         let started = Date()
-        #expect(Self.nextChunk(stream) == Self.event(2, id: 2))
+        #expect(Self.nextChunk(stream) == Self.event(2, id: 2) + Self.unknown(2))
         #expect(Date().timeIntervalSince(started) < 2, "the feed wakes the stream; no polling delay")
         log.record(Self.message(3))
         log.record(Self.message(4))
-        #expect(Self.nextChunk(stream) == Self.event(3, id: 3) + Self.event(4, id: 4))
+        #expect(Self.nextChunk(stream) == Self.event(3, id: 3) + Self.event(4, id: 4) + Self.unknown(3) + Self.unknown(4))
     }
 
     @Test func lastEventIDResumesWithoutRepeats() throws {
@@ -179,7 +188,8 @@ final class WaitingDevLog: DevMessageFeed, @unchecked Sendable {
         for n in 1...3 { log.record(Self.message(n)) }
         let (_, stream) = try Inbox(log: log).stream(headers: ["Last-Event-ID": "2"])
         defer { stream.close() }
-        #expect(Self.text(stream.next()) == "retry: 3000\n\n: connected\n\n" + Self.event(3, id: 3) + "event: ready\ndata: {\"backlog\":1}\n\n")
+        // Only the message not seen yet; the status of all recent ones, which the page still shows.
+        #expect(Self.text(stream.next()) == Self.preamble + Self.event(3, id: 3) + Self.unknown(1) + Self.unknown(2) + Self.unknown(3) + Self.ready(1))
         // An id from before a restart (beyond the log) starts over with the backlog.
         let (_, fresh) = try Inbox(log: log).stream(headers: ["Last-Event-ID": "99"])
         defer { fresh.close() }
@@ -202,11 +212,11 @@ final class WaitingDevLog: DevMessageFeed, @unchecked Sendable {
         log.record(Self.message(1))
         let (_, stream) = try Inbox(log: log, pollInterval: 0.05).stream()
         defer { stream.close() }
-        #expect(Self.text(stream.next()) == "retry: 3000\n\n: connected\n\n" + Self.event(1, id: nil) + "event: ready\ndata: {\"backlog\":1}\n\n")
+        #expect(Self.text(stream.next()) == Self.preamble + Self.event(1, id: nil) + Self.unknown(1) + Self.ready(1))
         log.record(Self.message(2))
-        #expect(Self.nextChunk(stream) == Self.event(2, id: nil))
+        #expect(Self.nextChunk(stream) == Self.event(2, id: nil) + Self.unknown(2))
         log.record(Self.message(3))
-        #expect(Self.nextChunk(stream) == Self.event(3, id: nil))
+        #expect(Self.nextChunk(stream) == Self.event(3, id: nil) + Self.unknown(3))
     }
 
     @Test func idleStreamSendsHeartbeatsAndEndsOnClose() throws {
@@ -239,35 +249,42 @@ final class WaitingDevLog: DevMessageFeed, @unchecked Sendable {
 
     // MARK: status
 
-    @Test func statusReportsEachVerification() throws {
-        let inbox = Inbox(log: MemoryDevLog())
-        let started = inbox.h.start("+15555550123")
-        let id = try #require(started.json["id"]?.stringValue)
-        let response = try inbox.get("/dev/inbox/status", query: ["ids": "\(id),ver_missing,\(id)"])
-        #expect(response.status == 200)
-        #expect(response.headers["Cache-Control"] == "no-store")
-        let body = try JSONValue.parse(response.bodyBytes)
-        let statuses = try #require(body["verifications"])
-        #expect(statuses[id]?["status"] == "pending")
-        #expect(statuses[id]?["purpose"] == "sign_in")
-        #expect(statuses[id]?["attempts_remaining"]?.intValue == 5)
-        #expect(statuses[id]?["expires_at"]?.stringValue?.hasSuffix("Z") == true)
-        #expect(statuses["ver_missing"] == ["status": "unknown"])
-        if case .object(let members) = statuses { #expect(members.count == 2) }
-
+    @Test func statusEventsFollowTheVerification() throws {
+        let log = WaitingDevLog()
+        let inbox = Inbox(log: log, statusInterval: 0.05)
+        let id = try #require(inbox.h.start("+15555550123").json["id"]?.stringValue)
         let code = try inbox.h.t.lastCode(for: id)
-        #expect(inbox.h.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(code)"}"#).status == 200)
-        let after = try JSONValue.parse(try inbox.get("/dev/inbox/status", query: ["ids": id]).bodyBytes)
-        #expect(after["verifications"]?[id]?["status"] == "approved")
-    }
+        log.record(DevMessage(
+            to: "+15555550123", body: "Your code is \(code)", code: code, verificationID: id, purpose: .signIn, gateway: "console",
+            sentAt: Date()))
+        let (_, stream) = try inbox.stream()
+        defer { stream.close() }
 
-    @Test func statusRefusesMalformedOrTooManyIDs() throws {
-        let inbox = Inbox(log: MemoryDevLog())
-        #expect(throws: VerifyError.self) { try inbox.get("/dev/inbox/status", query: ["ids": "ver_1,<script>"]) }
-        let many = (0...DevInboxRoutes.maxStatusIDs).map { "ver_\($0)" }.joined(separator: ",")
-        #expect(throws: VerifyError.self) { try inbox.get("/dev/inbox/status", query: ["ids": many]) }
-        let none = try JSONValue.parse(try inbox.get("/dev/inbox/status").bodyBytes)
-        #expect(none == ["verifications": .object([])])
+        func statuses(_ chunk: String?) throws -> [JSONValue] {
+            try (chunk ?? "").components(separatedBy: "\n\n").filter { $0.hasPrefix("event: status\n") }.map {
+                try JSONValue.parse(Array($0.dropFirst("event: status\ndata: ".count).utf8))
+            }
+        }
+        let first = try statuses(Self.text(stream.next()))
+        #expect(first.count == 1)
+        #expect(first.first?["verification_id"]?.stringValue == id)
+        #expect(first.first?["status"] == "pending")
+        #expect(first.first?["attempts_remaining"]?.intValue == 5)
+        #expect(first.first?["expires_at"]?.stringValue?.hasSuffix("Z") == true)
+        #expect(first.first?.isObject == true && first.first?["delivery"] != nil)
+
+        // A wrong guess changes what the page shows; the right code approves.
+        let wrong = code == "000000" ? "111111" : "000000"
+        #expect(inbox.h.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(wrong)"}"#).errorCode == "incorrect_code")
+        let guessed = try statuses(Self.nextChunk(stream))
+        #expect(guessed.map { $0["attempts_remaining"]?.intValue } == [4])
+        #expect(guessed.first?["status"] == "pending")
+        #expect(inbox.h.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(code)"}"#).status == 200)
+        let approved = try statuses(Self.nextChunk(stream))
+        #expect(approved.map { $0["status"] } == ["approved"])
+
+        // Final: no more lookups, only heartbeats from now on.
+        for _ in 0..<5 { #expect(try statuses(Self.text(stream.next())).isEmpty) }
     }
 
     // MARK: wiring
@@ -282,9 +299,8 @@ final class WaitingDevLog: DevMessageFeed, @unchecked Sendable {
             #expect(page.status == 200)
             #expect(page.headers["Content-Type"] == "text/html; charset=utf-8")
             #expect(dev.api.router.table.contains { $0.template == "/dev/inbox/events" })
-            #expect(dev.api.router.table.contains { $0.template == "/dev/inbox/status" })
         }
-        for path in ["/dev/inbox", "/dev/inbox/events", "/dev/inbox/status"] {
+        for path in ["/dev/inbox", "/dev/inbox/events"] {
             #expect(prod.call("GET", path).status == 404)
         }
     }

@@ -99,7 +99,8 @@ import VerifyTesting
 
     @Test func embeddedDocumentIsDocsOpenAPIJSON() throws {
         let text = try Self.specText()
-        #expect(OpenAPIDocument.json == text, "Sources/API/OpenAPIDocument.swift is stale: run scripts/embed-openapi")
+        let identical = OpenAPIDocument.json == text
+        #expect(identical, "Sources/API/OpenAPIDocument.swift differs from docs/openapi.json: run scripts/embed-openapi")
         let spec = try Self.spec()
         #expect(spec["openapi"] as? String == "3.1.0")
         #expect((spec["info"] as? [String: Any])?["title"] as? String == "PhoneVerify")

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresStore
 import Stores
 import Testing
 import VerifyCore
@@ -6,7 +7,7 @@ import VerifyTesting
 
 /// Stores under contract: every backend must pass the same tests unchanged.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case memory, sqlite
+    case memory, sqlite, postgres
     var testDescription: String { rawValue }
 
     func make() throws -> any VerificationStore & OutboxStore {
@@ -15,6 +16,26 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .sqlite:
             let dir = NSTemporaryDirectory() + "pv-store-" + UUID().uuidString
             return try SQLiteStore(path: dir + "/test.db")
+        case .postgres:
+            // A fresh schema per store, so tests run in parallel on one database. The test fails
+            // (never skips) when the server is down: the suite must run against PostgreSQL in CI.
+            let url = ProcessInfo.processInfo.environment["PHONE_VERIFY_TEST_POSTGRES_URL"]
+                ?? "postgres://postgres@127.0.0.1:55432/phone_verify_test"
+            let schema = "pv_contract_\(Int(Date().timeIntervalSince1970))_\(UInt32.random(in: 0...UInt32.max))"
+            do {
+                return try PostgresStore(url: url, poolSize: 4, schema: schema)
+            } catch let error as PostgresStoreError {
+                guard case .unreachable = error else { throw error }
+                throw PostgresUnavailable(reason: "\(error)")
+            }
+        }
+    }
+
+    struct PostgresUnavailable: Error, CustomStringConvertible {
+        let reason: String
+        var description: String {
+            "PostgreSQL test server unreachable (\(reason)); start it with `scripts/postgres start` "
+                + "or set PHONE_VERIFY_TEST_POSTGRES_URL"
         }
     }
 }

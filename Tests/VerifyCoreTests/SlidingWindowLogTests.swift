@@ -9,7 +9,7 @@ import VerifyCore
         var log = SlidingWindowLog(events: [])
         for i in 0..<5 {
             #expect(log.status(of: fivePerMinute, now: 1000).remaining == 5 - i)
-            log.record(1000, rules: [fivePerMinute])
+            log.record(1000, rule: fivePerMinute)
         }
         let status = log.status(of: fivePerMinute, now: 1000)
         #expect(status.isExhausted)
@@ -18,7 +18,7 @@ import VerifyCore
 
     @Test func windowEdgeIsExact() {
         var log = SlidingWindowLog(events: [])
-        for t in [0, 10_000, 20_000, 30_000, 40_000] as [Int64] { log.record(t, rules: [fivePerMinute]) }
+        for t in [0, 10_000, 20_000, 30_000, 40_000] as [Int64] { log.record(t, rule: fivePerMinute) }
         // At 59.999 s the first event still counts; at 60 s it has left the window.
         #expect(log.status(of: fivePerMinute, now: 59_999).isExhausted)
         #expect(log.status(of: fivePerMinute, now: 59_999).resetSeconds == 1)
@@ -30,7 +30,7 @@ import VerifyCore
         var log = SlidingWindowLog(events: [])
         var accepted: [Int64] = []
         for t in stride(from: Int64(0), to: 600_000, by: 1_700) where !log.status(of: fivePerMinute, now: t).isExhausted {
-            log.record(t, rules: [fivePerMinute])
+            log.record(t, rule: fivePerMinute)
             accepted.append(t)
         }
         for (i, t) in accepted.enumerated() {
@@ -40,21 +40,31 @@ import VerifyCore
         #expect(accepted.count >= 45)
     }
 
-    @Test func twoRulesShareOneLogAndItStaysSmall() {
-        let rules = [LimitRule(quota: 5, window: 3600), LimitRule(quota: 10, window: 86_400)]
+    @Test func logsStayBounded() {
+        let rule = LimitRule(quota: 5, window: 3600)
         var log = SlidingWindowLog(events: [])
-        var now: Int64 = 0
-        var accepted = 0
-        for _ in 0..<50 {
-            if rules.allSatisfy({ !log.status(of: $0, now: now).isExhausted }) {
-                log.record(now, rules: rules)
-                accepted += 1
-            }
-            now += 1_800_000
+        for t in 0..<50 { log.record(Int64(t) * 1_800_000, rule: rule) }
+        #expect(log.events.count <= 5)
+    }
+
+    /// Above 1,000 per window the log keeps 100 buckets: still never more than the quota in any
+    /// window (it may count an event up to 1 % of the window too long), and bounded in size.
+    @Test func largeQuotasUseBucketsAndStayStrict() {
+        let rule = LimitRule(quota: 2000, window: 60)
+        var log = SlidingWindowLog(events: [])
+        var accepted: [Int64] = []
+        for t in stride(from: Int64(0), to: 300_000, by: 7) where !log.status(of: rule, now: t).isExhausted {
+            log.record(t, rule: rule)
+            accepted.append(t)
         }
-        // 50 tries over 25 h, half an hour apart: the day rule caps at 10 a day.
-        #expect(accepted <= 12)
-        #expect(log.events.count <= 10)
+        #expect(log.events.count <= 2 + 2 * 102)
+        var j = 0
+        for (i, t) in accepted.enumerated() {
+            while j < accepted.count && accepted[j] < t + 60_000 { j += 1 }
+            #expect(j - i <= 2000)
+        }
+        // It does not under-use the quota by more than the 1 % bucket slack.
+        #expect(accepted.count >= 2000 * 5 * 99 / 100 - 2000)
     }
 
     @Test(arguments: [("30s", 30), ("10m", 600), ("1h", 3600), ("1d", 86_400), ("45", 45)])

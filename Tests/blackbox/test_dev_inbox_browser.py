@@ -148,6 +148,7 @@ def test_codes_appear_live_without_reload(server, browser):
 
     if os.environ.get("PV_SAVE_SCREENSHOT") == "1":
         browser.execute_script("window.scrollTo(0, 0); document.activeElement && document.activeElement.blur()")
-        time.sleep(0.3)
+        until(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "li.msg.fresh"), "the arrival highlight is over")
+        time.sleep(0.2)
         os.makedirs(os.path.dirname(SCREENSHOT), exist_ok=True)
         assert browser.save_screenshot(SCREENSHOT)

@@ -1,0 +1,130 @@
+/// One versioned schema change of the PostgreSQL store, applied in its own transaction.
+struct PostgresMigration: Sendable {
+    let version: Int
+    let name: String
+    let sql: String
+}
+
+/// Versioned schema of the PostgreSQL store: the same tables, columns, versions and names as
+/// `SQLiteSchema` (instants are `BIGINT` Unix milliseconds, blobs `BYTEA`). Append new
+/// migrations; never edit applied ones.
+///
+/// Differences from SQLite, all additive:
+/// - `outbox.seq` (an identity column) stands in for SQLite's `rowid`: the insertion order that
+///   breaks ties between messages created in the same millisecond (`latestMessage`).
+/// - Indexes SQLite does without because it scans locally: leases by owner (renew/release run
+///   every few seconds on every replica) and `outbox.expires_at` (purge).
+enum PostgresSchema {
+    static let migrations: [PostgresMigration] = [
+        PostgresMigration(version: 1, name: "verifications, outbox, idempotency keys", sql: """
+            CREATE TABLE verifications (
+                id TEXT PRIMARY KEY,
+                phone_number TEXT NOT NULL,
+                display TEXT NOT NULL,
+                region TEXT NOT NULL,
+                country_code INTEGER NOT NULL,
+                channel TEXT NOT NULL,
+                locale TEXT,
+                purpose TEXT NOT NULL,
+                subject TEXT,
+                session_id TEXT,
+                status TEXT NOT NULL,
+                code_hash BYTEA NOT NULL,
+                code_length INTEGER NOT NULL,
+                attempts INTEGER NOT NULL,
+                max_attempts INTEGER NOT NULL,
+                sends INTEGER NOT NULL,
+                max_sends INTEGER NOT NULL,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                last_sent_at BIGINT NOT NULL,
+                resend_available_at BIGINT NOT NULL,
+                approved_at BIGINT
+            );
+            CREATE INDEX verifications_expires_at ON verifications (expires_at);
+            CREATE TABLE outbox (
+                id TEXT PRIMARY KEY,
+                verification_id TEXT NOT NULL,
+                to_number TEXT NOT NULL,
+                purpose TEXT NOT NULL,
+                payload BYTEA,
+                status TEXT NOT NULL,
+                gateway TEXT,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT,
+                provider_message_id TEXT,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                next_attempt_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                lease_owner TEXT,
+                lease_until BIGINT,
+                seq BIGINT GENERATED ALWAYS AS IDENTITY
+            );
+            CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE status = 'queued';
+            CREATE INDEX outbox_by_verification ON outbox (verification_id, created_at);
+            CREATE INDEX outbox_by_provider_id ON outbox (provider_message_id) WHERE provider_message_id IS NOT NULL;
+            CREATE INDEX outbox_by_lease_owner ON outbox (lease_owner) WHERE lease_owner IS NOT NULL;
+            CREATE INDEX outbox_expires_at ON outbox (expires_at);
+            CREATE TABLE idempotency_keys (
+                key TEXT PRIMARY KEY,
+                fingerprint TEXT NOT NULL,
+                verification_id TEXT NOT NULL,
+                snapshot BYTEA NOT NULL,
+                created_at BIGINT NOT NULL
+            );
+            CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
+            """),
+        PostgresMigration(version: 2, name: "rate limits and fraud counters", sql: """
+            CREATE TABLE limit_logs (
+                key TEXT PRIMARY KEY,
+                events BYTEA NOT NULL,
+                expires_at BIGINT NOT NULL
+            );
+            CREATE INDEX limit_logs_expires_at ON limit_logs (expires_at);
+            CREATE TABLE fraud_counts (
+                key TEXT NOT NULL,
+                bucket BIGINT NOT NULL,
+                sent BIGINT NOT NULL DEFAULT 0,
+                approved BIGINT NOT NULL DEFAULT 0,
+                PRIMARY KEY (key, bucket)
+            );
+            CREATE INDEX fraud_counts_bucket ON fraud_counts (bucket);
+            CREATE TABLE fraud_overrides (
+                key TEXT PRIMARY KEY,
+                action TEXT NOT NULL,
+                created_at BIGINT NOT NULL
+            );
+            """),
+        PostgresMigration(version: 3, name: "MFA factors", sql: """
+            CREATE TABLE factors (
+                id TEXT PRIMARY KEY,
+                subject TEXT NOT NULL,
+                phone_number TEXT NOT NULL,
+                country_code INTEGER NOT NULL,
+                created_at BIGINT NOT NULL,
+                last_used_at BIGINT,
+                UNIQUE (subject, phone_number)
+            );
+            CREATE INDEX factors_subject ON factors (subject, created_at);
+            """),
+        PostgresMigration(version: 4, name: "signing key metadata", sql: """
+            CREATE TABLE signing_keys (
+                kid TEXT PRIMARY KEY,
+                algorithm TEXT NOT NULL,
+                public_jwk TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                status TEXT NOT NULL,
+                retire_after BIGINT
+            );
+            """),
+    ]
+
+    /// Unique constraints whose violation means "a concurrent transaction inserted the same key
+    /// first": rerunning the body lets it see that row (an idempotent replay, an existing factor).
+    /// Other violations (a duplicate verification or message id) are real errors.
+    static let retriableUniqueConstraints: Set<String> = [
+        "idempotency_keys_pkey", "factors_subject_phone_number_key", "limit_logs_pkey", "fraud_counts_pkey",
+        "fraud_overrides_pkey", "signing_keys_pkey", "schema_migrations_pkey",
+    ]
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Postgres
+import VerifyCore
+
+/// Signing-key metadata shared by every replica, as in `SQLiteStore+Keys`.
+extension PostgresStore {
+    public func signingKeys() throws -> [SigningKeyRecord] {
+        try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                try trip {
+                    try connection.query(
+                        "SELECT kid, algorithm, public_jwk, created_at, status, retire_after FROM signing_keys ORDER BY created_at, kid")
+                }
+                .map { row in
+                    SigningKeyRecord(
+                        kid: try PostgresRows.string(row, "kid"), algorithm: try PostgresRows.string(row, "algorithm"),
+                        publicJWK: try PostgresRows.string(row, "public_jwk"),
+                        createdAt: PostgresRows.date(try PostgresRows.int(row, "created_at")),
+                        status: SigningKeyRecord.Status(rawValue: try PostgresRows.string(row, "status")) ?? .retired,
+                        retireAfter: row.int("retire_after").map(PostgresRows.date))
+                }
+            }
+        }
+    }
+
+    /// One implicit transaction: demote the other active key, then insert or re-activate this one.
+    public func activate(_ record: SigningKeyRecord, now: Date, credentialLifetime: TimeInterval) throws {
+        let statements: [(sql: String, params: [PostgresValue])] = [
+            (
+                "UPDATE signing_keys SET status = 'verifying', retire_after = $1 WHERE status = 'active' AND kid <> $2",
+                [PostgresRows.millis(now.addingTimeInterval(credentialLifetime)), .text(record.kid)]
+            ),
+            (
+                """
+                INSERT INTO signing_keys (kid, algorithm, public_jwk, created_at, status, retire_after) VALUES ($1, $2, $3, $4, 'active', NULL)
+                ON CONFLICT (kid) DO UPDATE SET status = 'active', retire_after = NULL
+                """,
+                [.text(record.kid), .text(record.algorithm), .text(record.publicJWK), PostgresRows.millis(record.createdAt)]
+            ),
+        ]
+        try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                _ = try trip { try connection.pipelineResults(statements) }
+            }
+        }
+    }
+
+    public func retire(kid: String) throws -> Bool {
+        try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                try trip {
+                    try connection.run("UPDATE signing_keys SET status = 'retired' WHERE kid = $1 AND status = 'verifying'", [.text(kid)])
+                } > 0
+            }
+        }
+    }
+}

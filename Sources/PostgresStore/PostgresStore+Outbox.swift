@@ -1,0 +1,155 @@
+import Foundation
+import Postgres
+import VerifyCore
+
+/// The outbox for delivery workers on every replica: the same leases and outcomes as SQLite,
+/// with claims through `FOR UPDATE SKIP LOCKED` so concurrent workers never wait for, or take,
+/// each other's rows. Each call is one round trip (purge: two).
+extension PostgresStore {
+    public func claimDue(limit: Int, now: Date, leaseUntil: Date, owner: String) throws -> [OutboxMessage] {
+        // Not retried after a lost connection: the claim may have committed, and retrying would
+        // leave those rows leased to this owner (and renewed) without anyone sending them.
+        try retrying(connectionFailures: false) {
+            try pool.withConnection { connection in
+                try trip {
+                    try connection.query(
+                        """
+                        WITH due AS (
+                            SELECT id FROM outbox
+                            WHERE status = 'queued' AND next_attempt_at <= $3 AND (lease_until IS NULL OR lease_until < $3)
+                            ORDER BY next_attempt_at LIMIT $4
+                            FOR UPDATE SKIP LOCKED
+                        )
+                        UPDATE outbox AS o SET lease_owner = $1, lease_until = $2 FROM due WHERE o.id = due.id
+                        RETURNING \(Self.prefixed(PostgresRows.outboxColumns, "o"))
+                        """,
+                        [.text(owner), PostgresRows.millis(leaseUntil), PostgresRows.millis(now), .int(Int64(limit))])
+                }
+                .map(PostgresRows.message)
+                .sorted { ($0.nextAttemptAt, $0.createdAt, $0.id) < ($1.nextAttemptAt, $1.createdAt, $1.id) }
+            }
+        }
+    }
+
+    public func complete(_ outcomes: [OutboxOutcome], owner: String) throws {
+        guard !outcomes.isEmpty else { return }
+        // One implicit transaction (no sync point between the statements), rows in id order.
+        let ordered = outcomes.enumerated().sorted { ($0.element.messageID, $0.offset) < ($1.element.messageID, $1.offset) }
+        let statements: [(sql: String, params: [PostgresValue])] = ordered.map { _, o in
+            (
+                """
+                UPDATE outbox SET status = $1, gateway = $2, provider_message_id = COALESCE($3, provider_message_id),
+                    last_error = $4, attempts = $5, next_attempt_at = COALESCE($6, next_attempt_at), updated_at = $7,
+                    lease_owner = NULL, lease_until = NULL,
+                    payload = CASE WHEN $1 = 'queued' THEN payload ELSE NULL END
+                WHERE id = $8 AND lease_owner = $9
+                """,
+                [
+                    .text(o.status.rawValue), PostgresRows.text(o.gateway), PostgresRows.text(o.providerMessageID),
+                    PostgresRows.text(o.lastError), .int(Int64(o.attempts)), PostgresRows.millis(o.nextAttemptAt),
+                    PostgresRows.millis(o.at), .text(o.messageID), .text(owner),
+                ]
+            )
+        }
+        try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                _ = try trip { try connection.pipelineResults(statements) }
+            }
+        }
+    }
+
+    public func releaseLeases(owner: String) throws {
+        try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                _ = try trip {
+                    try connection.run("UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1", [.text(owner)])
+                }
+            }
+        }
+    }
+
+    @discardableResult
+    public func renewLeases(owner: String, until: Date) throws -> Int {
+        try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                try trip {
+                    try connection.run("UPDATE outbox SET lease_until = $1 WHERE lease_owner = $2", [PostgresRows.millis(until), .text(owner)])
+                }
+            }
+        }
+    }
+
+    public func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
+        let statements: [(sql: String, params: [PostgresValue])] = [
+            ("SELECT 1 AS found FROM outbox WHERE provider_message_id = $1 AND gateway = $2 LIMIT 1", [.text(providerMessageID), .text(gateway)]),
+            (
+                """
+                UPDATE outbox SET status = $1, last_error = COALESCE($2, last_error), updated_at = $3
+                WHERE provider_message_id = $4 AND gateway = $5 AND status NOT IN ('delivered', 'undelivered')
+                  AND NOT ($1 = 'sent' AND status = 'failed')
+                """,
+                [.text(status.rawValue), PostgresRows.text(error), PostgresRows.millis(at), .text(providerMessageID), .text(gateway)]
+            ),
+        ]
+        return try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                !(try trip { try connection.pipeline(statements) })[0].isEmpty
+            }
+        }
+    }
+
+    public func queueDepth() throws -> (count: Int, oldest: Date?) {
+        try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                let row = try trip {
+                    try connection.queryFirst("SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox WHERE status = 'queued'")
+                }
+                return (Int(row?.int("n") ?? 0), row?.int("oldest").map(PostgresRows.date))
+            }
+        }
+    }
+
+    /// Deletes what ended before `cutoff`, like SQLite; only one replica at a time: the others find
+    /// the transaction-scoped advisory lock taken and return 0 at once.
+    public func purge(endedBefore cutoff: Date) throws -> Int {
+        let c = PostgresRows.millis(cutoff)
+        return try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                do {
+                    let locked = try trip {
+                        try connection.pipeline([
+                            ("BEGIN", []),
+                            ("SELECT pg_try_advisory_xact_lock(\(Self.purgeLockKey)) AS got", []),
+                        ])
+                    }
+                    guard locked[1].first?.bool("got") == true else {
+                        try trip { try connection.execute("ROLLBACK") }
+                        return 0
+                    }
+                    let results = try trip {
+                        try connection.pipelineResults([
+                            ("DELETE FROM verifications WHERE expires_at < $1", [c]),
+                            ("DELETE FROM outbox WHERE expires_at < $1 AND status <> 'queued'", [c]),
+                            ("DELETE FROM idempotency_keys WHERE created_at < $1", [c]),
+                            ("DELETE FROM limit_logs WHERE expires_at < $1", [c]),
+                            ("DELETE FROM fraud_counts WHERE bucket < $1", [c]),
+                            ("COMMIT", []),
+                        ])
+                    }
+                    return results.dropLast().reduce(0) { $0 + $1.affectedRows }
+                } catch {
+                    if connection.isInTransaction { _ = try? trip { try connection.execute("ROLLBACK") } }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Derived from the schema, so deployments sharing a database in separate schemas purge independently.
+    static let purgeLockKey = "hashtextextended('phone-verify purge|' || COALESCE(current_schema(), ''), 0)"
+
+    /// `a, b` → `o.a, o.b`.
+    static func prefixed(_ columns: String, _ alias: String) -> String {
+        columns.split(separator: ",").map { "\(alias).\($0.trimmingCharacters(in: .whitespacesAndNewlines))" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Postgres
+import PostgresStore
+import Testing
+import VerifyCore
+
+@Suite("Migrations and purge")
+struct MigrationAndPurgeTests {
+    @Test func replicasStartingTogetherMigrateOnce() throws {
+        let schema = TestDatabase.freshSchema()
+        let stores = Collector<PostgresStore>()
+        let errors = Collector<String>()
+        onThreads(4) { _ in
+            do { stores.append(try TestDatabase.store(schema: schema, poolSize: 2)) } catch { errors.append("\(error)") }
+        }
+        #expect(errors.values.isEmpty, "\(errors.values)")
+        #expect(stores.values.count == 4)
+        let connection = try TestDatabase.connect(schema: schema)
+        let versions = try connection.query("SELECT version FROM schema_migrations ORDER BY version").compactMap { $0.int("version") }
+        #expect(versions == (1...Int64(PostgresStore.latestSchemaVersion)).map { $0 })
+        #expect(PostgresStore.latestSchemaVersion == 4)
+        // Opening again applies nothing.
+        _ = try TestDatabase.store(schema: schema, poolSize: 1)
+        #expect(try connection.queryFirst("SELECT COUNT(*) AS n FROM schema_migrations")?.int("n") == 4)
+    }
+
+    @Test func aDatabaseNewerThanTheCodeIsRefused() throws {
+        let schema = TestDatabase.freshSchema()
+        _ = try TestDatabase.store(schema: schema, poolSize: 1)
+        let connection = try TestDatabase.connect(schema: schema)
+        try connection.run("INSERT INTO schema_migrations (version, name) VALUES (99, 'from the future')")
+        do {
+            _ = try TestDatabase.store(schema: schema, poolSize: 1)
+            Issue.record("a newer database was accepted")
+        } catch let error as PostgresStoreError {
+            guard case .databaseIsNewer(99, 4) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+        }
+    }
+
+    @Test func anInvalidSchemaNameIsRefused() {
+        #expect(throws: PostgresStoreError.self) { try PostgresStore(url: TestDatabase.url, schema: "bad; DROP TABLE x") }
+    }
+
+    @Test func onlyOneReplicaPurgesAtATime() throws {
+        let schema = TestDatabase.freshSchema()
+        let store = try TestDatabase.store(schema: schema)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        try store.write { tx in
+            try tx.insert(Verification(
+                id: "ver_old", phoneNumber: "+15555550300", display: "+1", region: "US", countryCode: 1, locale: nil,
+                purpose: .signIn, codeHash: [1], codeLength: 6, maxAttempts: 5, maxSends: 5, createdAt: t0,
+                expiresAt: t0.addingTimeInterval(10), lastSentAt: t0, resendAvailableAt: t0))
+        }
+        // Another replica is purging: it holds the purge lock for this schema.
+        let other = try TestDatabase.connect(schema: schema)
+        try other.execute("BEGIN")
+        _ = try other.query("SELECT pg_advisory_xact_lock(hashtextextended('phone-verify purge|' || current_schema(), 0))")
+        #expect(try store.purge(endedBefore: t0.addingTimeInterval(100)) == 0)
+        #expect(try store.read { try $0.verification(id: "ver_old") } != nil)
+        try other.execute("ROLLBACK")
+        #expect(try store.purge(endedBefore: t0.addingTimeInterval(100)) == 1)
+        #expect(try store.read { try $0.verification(id: "ver_old") } == nil)
+    }
+
+    @Test func purgeRemovesUnusedLimitPlaceholders() throws {
+        let store = try TestDatabase.store(schema: TestDatabase.freshSchema())
+        // A refused or read-only transaction leaves its lock rows behind, expiring at 0.
+        _ = try store.write(reading: ReadSet(limitKeys: ["phone_send|+1", "ip_send|x"])) { tx in try tx.limitEvents(key: "phone_send|+1") }
+        try store.write { tx in try tx.setLimitEvents(key: "ip_send|x", events: [5], expiresAt: Date().addingTimeInterval(3600)) }
+        #expect(try store.purge(endedBefore: Date()) == 1)
+        #expect(try store.read { try $0.limitEvents(key: "ip_send|x") } == [5])
+        #expect(try store.read { try $0.limitEvents(key: "phone_send|+1") } == [])
+    }
+
+    @Test func signingKeysRotateAsInSQLite() throws {
+        let store = try TestDatabase.store(schema: TestDatabase.freshSchema())
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let first = SigningKeyRecord(kid: "k1", algorithm: "EdDSA", publicJWK: "{}", createdAt: t0, status: .active)
+        let second = SigningKeyRecord(kid: "k2", algorithm: "EdDSA", publicJWK: "{}", createdAt: t0.addingTimeInterval(1), status: .active)
+        try store.activate(first, now: t0, credentialLifetime: 300)
+        try store.activate(first, now: t0, credentialLifetime: 300)
+        try store.activate(second, now: t0.addingTimeInterval(10), credentialLifetime: 300)
+        let keys = try store.signingKeys()
+        #expect(keys.map(\.kid) == ["k1", "k2"])
+        #expect(keys[0].status == .verifying && keys[0].retireAfter == t0.addingTimeInterval(310))
+        #expect(keys[1].status == .active && keys[1].retireAfter == nil)
+        #expect(try store.retire(kid: "k2") == false)
+        #expect(try store.retire(kid: "k1"))
+        #expect(try store.signingKeys()[0].status == .retired)
+        #expect(try store.retire(kid: "nope") == false)
+    }
+}

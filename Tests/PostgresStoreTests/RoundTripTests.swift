@@ -1,0 +1,96 @@
+import Foundation
+import PostgresStore
+import Testing
+import VerifyCore
+import VerifyTesting
+
+/// Round trips per service call, counted by the store: the numbers documented on `PostgresStore`.
+@Suite("Round trips")
+struct RoundTripTests {
+    /// Runs `body` and returns how many round trips it made (nothing else uses the store meanwhile).
+    static func trips(_ store: PostgresStore, _ body: () throws -> Void) rethrows -> Int {
+        let before = store.roundTrips
+        try body()
+        return store.roundTrips - before
+    }
+
+    @Test func perServiceCall() throws {
+        let store = try TestDatabase.store(schema: TestDatabase.freshSchema())
+        let clock = ManualClock()
+        let service = makeService(store, clock: clock)  // default limits and fraud guard: every read is real
+
+        var id = ""
+        let start = try Self.trips(store) { id = try service.start(StartRequest(phoneNumber: "+15555550200", clientIP: "10.9.0.1")).verification.id }
+        #expect(start == 2)
+
+        let startWithKey = try Self.trips(store) {
+            _ = try service.start(StartRequest(phoneNumber: "+15555550201", clientIP: "10.9.0.1", idempotencyKey: "k1"))
+        }
+        #expect(startWithKey == 2)
+        let replay = try Self.trips(store) {
+            #expect(try service.start(StartRequest(phoneNumber: "+15555550201", clientIP: "10.9.0.1", idempotencyKey: "k1")).replayed)
+        }
+        #expect(replay == 2)  // BEGIN + reads, then COMMIT of a read-only body
+
+        let get = try Self.trips(store) { _ = try service.get(id: id) }
+        #expect(get == 1)
+
+        let code = try lastCode(store, id)
+        let wrongCheck = try Self.trips(store) {
+            #expect(throws: VerifyError.self) { try service.check(id: id, code: wrong(code), clientIP: "10.9.0.1") }
+        }
+        #expect(wrongCheck == 3)
+
+        clock.advance(31)
+        var resent = ""
+        let resend = try Self.trips(store) { _ = try service.resend(id: id, clientIP: "10.9.0.1") }
+        #expect(resend == 3)
+        resent = try lastCode(store, id)
+
+        let rightCheck = try Self.trips(store) { _ = try service.check(id: id, code: resent, clientIP: "10.9.0.1") }
+        #expect(rightCheck == 3)
+
+        let other = try service.start(StartRequest(phoneNumber: "+15555550202", clientIP: "10.9.0.1")).verification.id
+        let cancel = try Self.trips(store) { _ = try service.cancel(id: other) }
+        #expect(cancel == 2)
+
+        // A refused start (phone quota of 5 per hour): BEGIN + reads, then ROLLBACK.
+        for _ in 0..<4 { _ = try service.start(StartRequest(phoneNumber: "+15555550200", clientIP: "10.9.0.2")) }
+        let refused = try Self.trips(store) {
+            #expect(throws: VerifyError.self) { try service.start(StartRequest(phoneNumber: "+15555550200", clientIP: "10.9.0.2")) }
+        }
+        #expect(refused == 2)
+    }
+
+    @Test func outboxCallsAreOneRoundTripEach() throws {
+        let store = try TestDatabase.store(schema: TestDatabase.freshSchema())
+        let service = makeService(store, clock: ManualClock())
+        _ = try service.start(StartRequest(phoneNumber: "+15555550210"))
+        let now = ManualClock().now()
+        var claimed: [OutboxMessage] = []
+        #expect(try Self.trips(store) { claimed = try store.claimDue(limit: 10, now: now, leaseUntil: now.addingTimeInterval(30), owner: "w") } == 1)
+        #expect(try Self.trips(store) { _ = try store.renewLeases(owner: "w", until: now.addingTimeInterval(60)) } == 1)
+        let outcomes = claimed.map {
+            OutboxOutcome(messageID: $0.id, status: .sent, gateway: "g", providerMessageID: "p1", lastError: nil, nextAttemptAt: nil, attempts: 1, at: now)
+        }
+        #expect(try Self.trips(store) { try store.complete(outcomes, owner: "w") } == 1)
+        #expect(try Self.trips(store) { #expect(try store.recordReceipt(gateway: "g", providerMessageID: "p1", status: .delivered, error: nil, at: now)) } == 1)
+        #expect(try Self.trips(store) { _ = try store.queueDepth() } == 1)
+        #expect(try Self.trips(store) { _ = try store.purge(endedBefore: now) } == 2)
+    }
+
+    /// A blind write (nothing read) needs no fetch: BEGIN, the writes and COMMIT travel together.
+    @Test func aBlindWriteIsOneRoundTrip() throws {
+        let store = try TestDatabase.store(schema: TestDatabase.freshSchema())
+        let trips = try Self.trips(store) {
+            try store.write { tx in try tx.setFraudOverride(key: "country:NG", action: .block, now: Date()) }
+        }
+        #expect(trips == 1)
+        #expect(try store.read { try $0.fraudOverride(key: "country:NG") } == .block)
+        // A write that only reads names its keys and finds them in one fetch; nothing to commit but the BEGIN.
+        let readOnly = try Self.trips(store) {
+            _ = try store.write(reading: ReadSet(fraudKeys: ["country:NG"])) { tx in try tx.fraudOverride(key: "country:NG") }
+        }
+        #expect(readOnly == 2)
+    }
+}
