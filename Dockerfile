@@ -12,7 +12,7 @@ RUN swift build -c release --product phone-verify --static-swift-stdlib \
 FROM debian:bookworm-slim
 COPY scripts/install-deps /usr/local/lib/phone-verify/install-deps
 RUN /usr/local/lib/phone-verify/install-deps --runtime && rm -rf /var/lib/apt/lists/* \
- && useradd --system --home /var/lib/phone-verify --create-home phone-verify
+ && useradd --system --uid 10001 --home /var/lib/phone-verify --create-home phone-verify
 COPY --from=build /out/phone-verify /usr/local/bin/phone-verify
 USER phone-verify
 WORKDIR /var/lib/phone-verify
@@ -20,6 +20,6 @@ ENV PHONE_VERIFY_LISTEN=0.0.0.0:8080 \
     PHONE_VERIFY_DATA_DIR=/var/lib/phone-verify/data
 EXPOSE 8080
 VOLUME ["/var/lib/phone-verify/data"]
-HEALTHCHECK --interval=10s --timeout=2s CMD ["/bin/sh", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 && grep -q '200' <&3"]
+HEALTHCHECK --interval=10s --timeout=2s CMD ["/bin/bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 && grep -q ' 200 ' <&3"]
 ENTRYPOINT ["/usr/local/bin/phone-verify"]
 CMD ["serve"]

@@ -77,10 +77,11 @@ public struct APIResponder: HTTPResponder {
             DevRoutes(messages: devMessages, service: dependencies.service).register(in: &router)
             DevInboxRoutes(messages: devMessages, service: dependencies.service, random: dependencies.random).register(in: &router)
         }
+        let openAPI = Array(OpenAPIDocument.json.utf8)
         router.add("GET", "/openapi.json") { _, _ in
             HTTPResponse(
                 status: 200, headers: ["Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300"],
-                body: Array(OpenAPIDocument.json.utf8))
+                body: openAPI)
         }
         if let metrics = dependencies.metrics {
             router.add("GET", "/metrics") { _, _ in

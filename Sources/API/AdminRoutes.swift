@@ -41,7 +41,7 @@ struct AdminRoutes: Sendable {
             router.add("DELETE", "/v1/admin/users/{subject}/factors/{id}") { request, context in
                 try guardAdmin(request)
                 let factor = try mfa.deleteFactor(subject: context.parameters["subject"] ?? "", id: context.parameters["id"] ?? "")
-                return JSONResponse.make(200, ["factor": MFARoutes.factorJSON(factor), "deleted": true])
+                return JSONResponse.make(200, ["factor": MFARoutes.factorJSON(factor), "deleted": true], headers: ["Cache-Control": "no-store"])
             }
         }
         router.add("DELETE", "/v1/admin/fraud/{key}") { request, context in
@@ -54,8 +54,8 @@ struct AdminRoutes: Sendable {
 
     /// 401 unless the request carries a configured admin API key.
     func requireAdmin(_ request: HTTPRequest) throws {
-        guard let header = request.headers["Authorization"], header.hasPrefix("Bearer "),
-            authorize(String(header.dropFirst("Bearer ".count)))
+        guard let header = request.headers["Authorization"], header.count > 7, header.prefix(7).lowercased() == "bearer ",
+            authorize(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
         else {
             throw VerifyError(.unauthenticated, "an admin API key is required (Authorization: Bearer …)")
         }

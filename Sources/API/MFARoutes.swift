@@ -17,7 +17,7 @@ struct MFARoutes: Sendable {
         }
         router.add("DELETE", "/v1/mfa/factors/{id}") { request, context in
             let factor = try mfa.deleteFactor(try principal(request), id: context.parameters["id"] ?? "")
-            return JSONResponse.make(200, ["factor": Self.factorJSON(factor), "deleted": true])
+            return JSONResponse.make(200, ["factor": Self.factorJSON(factor), "deleted": true], headers: ["Cache-Control": "no-store"])
         }
         router.add("POST", "/v1/mfa/challenges") { try challenge($0, $1) }
         router.add("POST", "/v1/mfa/challenges/{id}/verify") { try verify($0, $1) }
@@ -36,10 +36,10 @@ struct MFARoutes: Sendable {
     func enroll(_ request: HTTPRequest, _ context: RouteContext) throws -> HTTPResponse {
         let user = try principal(request)
         let body = try RequestBody(request)
-        let region = try body.optionalString("default_region", maxLength: 2)?.uppercased()
+        let (region, locale) = try VerificationRoutes.regionAndLocale(body)
         let outcome = try mfa.enroll(
             user, phoneNumber: try body.string("phone_number", maxLength: 64), defaultRegion: region,
-            locale: try body.optionalString("locale", maxLength: 35), clientIP: context.clientIP,
+            locale: locale, clientIP: context.clientIP,
             idempotencyKey: try VerificationRoutes.idempotencyKey(request))
         var headers: HTTPHeaders = ["Cache-Control": "no-store"]
         RateLimitHeaders.apply(outcome.rateLimit, to: &headers)

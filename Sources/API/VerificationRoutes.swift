@@ -17,15 +17,7 @@ struct VerificationRoutes: Sendable {
 
     func start(_ request: HTTPRequest, _ context: RouteContext) throws -> HTTPResponse {
         let body = try RequestBody(request)
-        let region = try body.optionalString("default_region", maxLength: 2)?.uppercased()
-        if let region, !(region.count == 2 && region.allSatisfy({ $0.isASCII && $0.isLetter })) {
-            throw VerifyError(
-                .invalidRequest, "default_region must be an ISO 3166-1 alpha-2 code", details: ["field": "default_region"])
-        }
-        let locale = try body.optionalString("locale", maxLength: 35)
-        if let locale, !locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
-            throw VerifyError(.invalidRequest, "locale must be a language tag such as \"en\" or \"pt-BR\"", details: ["field": "locale"])
-        }
+        let (region, locale) = try Self.regionAndLocale(body)
         let idempotencyKey = try Self.idempotencyKey(request)
         let outcome = try service.start(StartRequest(
             phoneNumber: try body.string("phone_number", maxLength: 64),
@@ -70,6 +62,20 @@ struct VerificationRoutes: Sendable {
         var headers: HTTPHeaders = ["Cache-Control": "no-store"]
         RateLimitHeaders.apply(approved.rateLimit, to: &headers)
         return JSONResponse.make(200, .object(members), headers: headers)
+    }
+
+    /// Validated `default_region` (ISO 3166-1 alpha-2, upper-cased) and `locale` (a language tag).
+    static func regionAndLocale(_ body: RequestBody) throws -> (String?, String?) {
+        let region = try body.optionalString("default_region", maxLength: 2)?.uppercased()
+        if let region, !(region.count == 2 && region.allSatisfy({ $0.isASCII && $0.isLetter })) {
+            throw VerifyError(
+                .invalidRequest, "default_region must be an ISO 3166-1 alpha-2 code", details: ["field": "default_region"])
+        }
+        let locale = try body.optionalString("locale", maxLength: 35)
+        if let locale, !locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+            throw VerifyError(.invalidRequest, "locale must be a language tag such as \"en\" or \"pt-BR\"", details: ["field": "locale"])
+        }
+        return (region, locale)
     }
 
     /// A verification id from the path; malformed ids are simply not found.

@@ -12,6 +12,7 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
     private let clock: any Clock
     private let refreshInterval: TimeInterval
     private let reload: @Sendable () -> JWTSigner?
+    private let credentialLifetime: TimeInterval
     private let lock = NSLock()
     private var signer: JWTSigner
     private var published: [JSONValue] = []
@@ -19,8 +20,9 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
 
     public init(
         active: JWTSigner, store: any SigningKeyStore, clock: any Clock, refreshInterval: TimeInterval = 30,
-        reload: @escaping @Sendable () -> JWTSigner? = { nil }
+        credentialLifetime: TimeInterval = 300, reload: @escaping @Sendable () -> JWTSigner? = { nil }
     ) throws {
+        self.credentialLifetime = credentialLifetime
         self.signer = active
         self.store = store
         self.clock = clock
@@ -60,6 +62,11 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
             let candidate = reload(), candidate.keyID == active.kid
         {
             current = candidate
+        }
+        if let mine = records.first(where: { $0.kid == current.keyID }), mine.status == .verifying {
+            // Another replica rotated while this one still signs with the old key: keep the old
+            // key published until this replica's credentials have expired too.
+            try store.keepPublished(kid: current.keyID, until: now.addingTimeInterval(credentialLifetime + refreshInterval))
         }
         var jwks = [try current.publicJWK()]
         for record in records where record.kid != current.keyID && record.isPublished(at: now) {

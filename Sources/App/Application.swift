@@ -79,7 +79,7 @@ public final class Application: @unchecked Sendable {
         self.worker = worker
         worker.start()
         try store.activate(try StoreKeyRing.record(for: signer, at: clock.now()), now: clock.now(), credentialLifetime: TimeInterval(c.credentialTTL))
-        let keyRing = try StoreKeyRing(active: signer, store: store, clock: clock) {
+        let keyRing = try StoreKeyRing(active: signer, store: store, clock: clock, credentialLifetime: TimeInterval(c.credentialTTL)) {
             // A development key rotated by `phone-verify keys rotate` is picked up without a restart.
             c.signingKeyFile == nil ? (try? KeyMaterial.signingKey(c)).flatMap { try? JWTSigner(key: $0) } : nil
         }

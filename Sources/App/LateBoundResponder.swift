@@ -18,7 +18,8 @@ final class LateBoundResponder: HTTPResponder, @unchecked Sendable {
         let current = target
         lock.unlock()
         guard let current else {
-            return HTTPResponse(status: 503, headers: ["Content-Type": "application/json; charset=utf-8", "Retry-After": "1"],
+            let id = "req_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            return HTTPResponse(status: 503, headers: ["Content-Type": "application/json; charset=utf-8", "Retry-After": "1", "X-Request-Id": id],
                                 body: Array(#"{"error":{"code":"unavailable","message":"starting up"}}"#.utf8))
         }
         return current.respond(to: request)

@@ -36,4 +36,12 @@ extension SQLiteStore: SigningKeyStore {
             try db.run("UPDATE signing_keys SET status = 'retired' WHERE kid = ? AND status = 'verifying'", [.text(kid)]) > 0
         }
     }
+
+    public func keepPublished(kid: String, until: Date) throws {
+        try database.write { db in
+            _ = try db.run(
+                "UPDATE signing_keys SET retire_after = MAX(COALESCE(retire_after, 0), ?) WHERE kid = ? AND status = 'verifying'",
+                [SQLiteRows.millis(until), .text(kid)])
+        }
+    }
 }

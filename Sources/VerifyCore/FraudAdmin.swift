@@ -20,6 +20,7 @@ public struct FraudAdmin: Sendable {
 
     /// Whether the guard refuses this key now.
     public func isRefused(_ stat: FraudStat) -> Bool {
+        guard policy.enabled else { return false }
         switch stat.action {
         case .allow: return false
         case .block: return true

@@ -42,4 +42,7 @@ public protocol SigningKeyStore: Sendable {
     func activate(_ record: SigningKeyRecord, now: Date, credentialLifetime: TimeInterval) throws
     /// Marks a non-active key retired; returns false if there is no such key or it is active.
     func retire(kid: String) throws -> Bool
+    /// Keeps a verifying key published until at least `until` (a replica that still signs with
+    /// it during a rolling key change calls this on every refresh).
+    func keepPublished(kid: String, until: Date) throws
 }

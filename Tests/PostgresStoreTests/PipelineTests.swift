@@ -64,11 +64,12 @@ struct PipelineTests {
         let batch: [(sql: String, params: [PostgresValue])] = [("SELECT $1::int8 AS a", [1]), ("SELECT $1::int8 AS a", [2]), ("SELECT $1::text AS b", ["x"])]
         _ = try connection.pipeline(batch)
         _ = try connection.pipeline(batch)
+        // Two distinct statements (the repeated one once, across both pipelines), plus this query.
         let prepared = try connection.query("SELECT statement FROM pg_prepared_statements ORDER BY name")
-        #expect(prepared.count == 2)
+        #expect(prepared.count == 3)
         // A syntax error in a new statement is reported and not cached.
         #expect(throws: PostgresError.self) { try connection.pipeline([("SELEC $1", [1])]) }
-        #expect(try connection.query("SELECT name FROM pg_prepared_statements").count == 3)  // + this query
+        #expect(try connection.query("SELECT name FROM pg_prepared_statements").count == 4)  // + this query
         #expect(try connection.pipeline([("SELECT $1::int8 AS a", [5])])[0].first?.int("a") == 5)
     }
 }
