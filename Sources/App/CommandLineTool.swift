@@ -36,6 +36,8 @@ public enum CommandLineTool {
                 return 64
             }
             return ConfigCheckCommand.run(environment: environment)
+        case "ceiling":
+            return CeilingCommand.run(Array(args.dropFirst()), environment: environment)
         case "fraud":
             return fraud(Array(args.dropFirst()), environment: environment)
         default:

@@ -45,6 +45,19 @@ extension PostgresStore {
         }
     }
 
+    /// Never shortens: a replica still signing with an old key during a rolling change extends it.
+    public func keepPublished(kid: String, until: Date) throws {
+        try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                _ = try trip {
+                    try connection.run(
+                        "UPDATE signing_keys SET retire_after = GREATEST(COALESCE(retire_after, 0), $1) WHERE kid = $2 AND status = 'verifying'",
+                        [PostgresRows.millis(until), .text(kid)])
+                }
+            }
+        }
+    }
+
     public func retire(kid: String) throws -> Bool {
         try retrying(connectionFailures: true) {
             try pool.withConnection { connection in

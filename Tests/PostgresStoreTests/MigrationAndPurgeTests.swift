@@ -18,10 +18,10 @@ struct MigrationAndPurgeTests {
         let connection = try TestDatabase.connect(schema: schema)
         let versions = try connection.query("SELECT version FROM schema_migrations ORDER BY version").compactMap { $0.int("version") }
         #expect(versions == (1...Int64(PostgresStore.latestSchemaVersion)).map { $0 })
-        #expect(PostgresStore.latestSchemaVersion == 4)
+        #expect(PostgresStore.latestSchemaVersion == 5)
         // Opening again applies nothing.
         _ = try TestDatabase.store(schema: schema, poolSize: 1)
-        #expect(try connection.queryFirst("SELECT COUNT(*) AS n FROM schema_migrations")?.int("n") == 4)
+        #expect(try connection.queryFirst("SELECT COUNT(*) AS n FROM schema_migrations")?.int("n") == Int64(PostgresStore.latestSchemaVersion))
     }
 
     @Test func aDatabaseNewerThanTheCodeIsRefused() throws {
@@ -33,7 +33,7 @@ struct MigrationAndPurgeTests {
             _ = try TestDatabase.store(schema: schema, poolSize: 1)
             Issue.record("a newer database was accepted")
         } catch let error as PostgresStoreError {
-            guard case .databaseIsNewer(99, 4) = error else {
+            guard case .databaseIsNewer(99, PostgresStore.latestSchemaVersion) = error else {
                 Issue.record("unexpected error \(error)")
                 return
             }
@@ -87,6 +87,12 @@ struct MigrationAndPurgeTests {
         #expect(keys.map(\.kid) == ["k1", "k2"])
         #expect(keys[0].status == .verifying && keys[0].retireAfter == t0.addingTimeInterval(310))
         #expect(keys[1].status == .active && keys[1].retireAfter == nil)
+        try store.keepPublished(kid: "k1", until: t0.addingTimeInterval(200))  // never shortens
+        #expect(try store.signingKeys()[0].retireAfter == t0.addingTimeInterval(310))
+        try store.keepPublished(kid: "k1", until: t0.addingTimeInterval(400))
+        #expect(try store.signingKeys()[0].retireAfter == t0.addingTimeInterval(400))
+        try store.keepPublished(kid: "k2", until: t0.addingTimeInterval(400))  // the active key has none
+        #expect(try store.signingKeys()[1].retireAfter == nil)
         #expect(try store.retire(kid: "k2") == false)
         #expect(try store.retire(kid: "k1"))
         #expect(try store.signingKeys()[0].status == .retired)

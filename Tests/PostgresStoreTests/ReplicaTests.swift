@@ -227,4 +227,87 @@ struct ReplicaTests {
         #expect(errors.values.isEmpty, "\(errors.values)")
         #expect(try stores[1].read { try $0.verification(id: "ver_1") }?.attempts == 400)
     }
+
+    static func verification(_ id: String, attempts: Int = 0) -> Verification {
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        return Verification(
+            id: id, phoneNumber: "+15555550108", display: "+1", region: "US", countryCode: 1, locale: nil, purpose: .signIn,
+            codeHash: [1], codeLength: 6, attempts: attempts, maxAttempts: 1000, maxSends: 5, createdAt: t0,
+            expiresAt: t0.addingTimeInterval(300), lastSentAt: t0, resendAvailableAt: t0)
+    }
+
+    /// With nothing else to serialise on (no limit keys), two first requests with one key both
+    /// find no record; the second insert hits the unique key, its body reruns and replays.
+    @Test func aConcurrentIdempotencyInsertIsRetriedIntoAReplay() throws {
+        let schema = TestDatabase.freshSchema()
+        let stores = [try TestDatabase.store(schema: schema), try TestDatabase.store(schema: schema)]
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let answers = Collector<String>()
+        let errors = Collector<String>()
+        onThreads(16) { i in
+            do {
+                answers.append(try stores[i % 2].write(reading: ReadSet(idempotencyKeys: ["client|key"])) { tx -> String in
+                    if let record = try tx.idempotencyRecord(key: "client|key", notBefore: t0) { return record.verificationID }
+                    let v = Self.verification("ver_\(i)")
+                    try tx.insert(v)
+                    try tx.saveIdempotencyRecord(IdempotencyRecord(
+                        key: "client|key", fingerprint: "f", verificationID: v.id, snapshot: v, createdAt: t0))
+                    return v.id
+                })
+            } catch {
+                errors.append("\(error)")
+            }
+        }
+        #expect(errors.values.isEmpty, "\(errors.values)")
+        #expect(Set(answers.values).count == 1)
+        let connection = try TestDatabase.connect(schema: schema)
+        #expect(try connection.queryFirst("SELECT COUNT(*) AS n FROM verifications")?.int("n") == 1)
+    }
+
+    /// Two transactions locking two rows in opposite orders deadlock; PostgreSQL aborts one
+    /// (40P01) and the store reruns it, so both complete.
+    @Test func aDeadlockIsRetried() throws {
+        let schema = TestDatabase.freshSchema()
+        let stores = [try TestDatabase.store(schema: schema), try TestDatabase.store(schema: schema)]
+        try stores[0].write { tx in
+            try tx.insert(Self.verification("ver_a"))
+            try tx.insert(Self.verification("ver_b"))
+        }
+        let monitor = try TestDatabase.connect()
+        let deadlocksBefore = try Self.deadlocks(monitor)
+        let errors = Collector<String>()
+        onThreads(2) { i in
+            let (first, second) = i == 0 ? ("ver_a", "ver_b") : ("ver_b", "ver_a")
+            do {
+                try stores[i].write(reading: ReadSet(verifications: [first])) { tx in
+                    guard var one = try tx.verification(id: first) else { return }
+                    // Hold the first lock long enough for the other transaction to take its own.
+                    usleep(150_000)
+                    guard var two = try tx.verification(id: second) else { return }
+                    one.attempts += 1
+                    two.attempts += 1
+                    try tx.update(one)
+                    try tx.update(two)
+                }
+            } catch {
+                errors.append("\(error)")
+            }
+        }
+        #expect(errors.values.isEmpty, "\(errors.values)")
+        #expect(try stores[1].read { try $0.verification(id: "ver_a") }?.attempts == 2)
+        #expect(try stores[1].read { try $0.verification(id: "ver_b") }?.attempts == 2)
+        // The server counted the deadlock (statistics arrive within a second or so).
+        let deadline = Date().addingTimeInterval(5)
+        var deadlocksAfter = try Self.deadlocks(monitor)
+        while deadlocksAfter <= deadlocksBefore && Date() < deadline {
+            usleep(200_000)
+            deadlocksAfter = try Self.deadlocks(monitor)
+        }
+        #expect(deadlocksAfter > deadlocksBefore)
+    }
+
+    static func deadlocks(_ connection: PostgresConnection) throws -> Int64 {
+        _ = try connection.query("SELECT pg_stat_clear_snapshot()")
+        return try connection.queryFirst("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")?.int("deadlocks") ?? 0
+    }
 }
