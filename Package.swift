@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "API", dependencies: ["VerifyCore", "HTTPTypes", "Telemetry"]),
         .target(name: "App", dependencies: [
             "VerifyCore", "Stores", "Gateways", "Adapters", "API", "HTTPServer", "HTTPTypes", "Telemetry", "Crypto",
-            "HTTPClient", "SQLite",
+            "HTTPClient", "SQLite", "PostgresStore",
         ]),
         .executableTarget(name: "phone-verify", dependencies: ["App"]),
 

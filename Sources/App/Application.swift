@@ -21,7 +21,7 @@ public final class Application: @unchecked Sendable {
     private var worker: DeliveryWorker?
     /// The gateway chain (for readiness and metrics).
     public private(set) var gateway: FailoverGateway?
-    private var store: SQLiteStore?
+    private var opened: StoreFactory.Opened?
     public private(set) var issuer = ""
     /// In development mode, the record of sent messages.
     public private(set) var devInbox: DevInbox?
@@ -48,8 +48,9 @@ public final class Application: @unchecked Sendable {
             logger.warning("unknown setting ignored (typo?)", [("name", name)])
         }
         try FileManager.default.createDirectory(atPath: c.dataDirectory, withIntermediateDirectories: true)
-        let store = try SQLiteStore(path: c.sqlitePath, synchronous: c.sqliteSynchronous)
-        self.store = store
+        let opened = try StoreFactory.open(c)
+        self.opened = opened
+        let store = opened.store
         let keys = try SecretKeys(secret: try KeyMaterial.codeSecret(c))
         let signer = try JWTSigner(key: try KeyMaterial.signingKey(c))
         let sealer = AESGCMSealer(key: keys.outboxKey)
@@ -118,7 +119,7 @@ public final class Application: @unchecked Sendable {
         late.set(APIResponder(dependencies))
         logger.info("listening", [
             ("address", "\(c.listenHost):\(server.port)"), ("mode", c.mode.rawValue), ("issuer", issuer),
-            ("kid", signer.keyID), ("database", c.sqlitePath),
+            ("kid", signer.keyID), ("database", opened.description),
         ])
     }
 
@@ -127,10 +128,10 @@ public final class Application: @unchecked Sendable {
         server?.stopAccepting()
         server?.shutdown(graceSeconds: graceSeconds)
         worker?.stop()
-        store?.close()
+        opened?.close()
         server = nil
         worker = nil
-        store = nil
+        opened = nil
         logger.info("stopped")
     }
 

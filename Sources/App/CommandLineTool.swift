@@ -21,9 +21,9 @@ public enum CommandLineTool {
             return serve(environment: environment)
         case "migrate":
             return withConfiguration(environment) { c in
-                let store = try SQLiteStore(path: c.sqlitePath, synchronous: c.sqliteSynchronous)
-                store.close()
-                print("{\"database\":\"\(c.sqlitePath)\",\"schema_version\":\(SQLiteStore.latestSchemaVersion)}")
+                let opened = try StoreFactory.open(c)
+                opened.close()
+                print("{\"database\":\"\(opened.description)\",\"schema_version\":\(opened.schemaVersion)}")
                 return 0
             }
         case "phone":
@@ -59,9 +59,9 @@ public enum CommandLineTool {
     /// `prefix:+1415555` or `country:US`).
     static func fraud(_ args: [String], environment: [String: String]) -> Int32 {
         withConfiguration(environment) { c in
-            let store = try SQLiteStore(path: c.sqlitePath, synchronous: c.sqliteSynchronous)
-            defer { store.close() }
-            let admin = FraudAdmin(store: store, clock: SystemClock(), policy: c.fraud)
+            let opened = try StoreFactory.open(c)
+            defer { opened.close() }
+            let admin = FraudAdmin(store: opened.store, clock: SystemClock(), policy: c.fraud)
             switch (args.first, args.count) {
             case ("list", 1):
                 for stat in try admin.stats() {

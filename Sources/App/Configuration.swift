@@ -19,6 +19,9 @@ public struct Configuration: Sendable {
     public var dataDirectory = "./data"
     public var sqlitePath = "./data/phone-verify.db"
     public var sqliteSynchronous = "NORMAL"
+    /// `postgres://…` when the store is PostgreSQL (then `sqlitePath` is unused).
+    public var postgresURL: String?
+    public var postgresPoolSize = 16
     public var issuer: String?
     public var audience = "main-auth"
     public var credentialTTL = 300
@@ -100,14 +103,17 @@ public struct Configuration: Sendable {
             if url.hasPrefix("sqlite:") {
                 let path = String(url.dropFirst("sqlite:".count)).replacingOccurrences(of: "//", with: "", options: .anchored)
                 if path.isEmpty { reader.problem("PHONE_VERIFY_DATABASE_URL", "sqlite: needs a path") } else { sqlitePath = path }
+            } else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+                postgresURL = url
             } else {
-                reader.problem("PHONE_VERIFY_DATABASE_URL", "only sqlite:PATH is supported by this build")
+                reader.problem("PHONE_VERIFY_DATABASE_URL", "must be sqlite:PATH or postgres://user:password@host:port/database")
             }
         }
         sqliteSynchronous = reader.string("PHONE_VERIFY_SQLITE_SYNCHRONOUS")?.uppercased() ?? "NORMAL"
         if !["NORMAL", "FULL", "EXTRA"].contains(sqliteSynchronous) {
             reader.problem("PHONE_VERIFY_SQLITE_SYNCHRONOUS", "must be NORMAL, FULL or EXTRA")
         }
+        postgresPoolSize = reader.int("PHONE_VERIFY_POSTGRES_POOL_SIZE", in: 1...256) ?? postgresPoolSize
         issuer = reader.string("PHONE_VERIFY_ISSUER")
         audience = reader.string("PHONE_VERIFY_AUDIENCE") ?? audience
         credentialTTL = reader.int("PHONE_VERIFY_CREDENTIAL_TTL", in: 30...86_400) ?? credentialTTL

@@ -7,8 +7,9 @@ import VerifyCore
 /// `phone-verify keys list | rotate | retire KID`.
 enum KeysCommand {
     static func run(_ args: [String], _ c: Configuration) throws -> Int32 {
-        let store = try SQLiteStore(path: c.sqlitePath, synchronous: c.sqliteSynchronous)
-        defer { store.close() }
+        let opened = try StoreFactory.open(c)
+        defer { opened.close() }
+        let store = opened.store
         let now = Date()
         switch (args.first, args.count) {
         case ("list", 1):

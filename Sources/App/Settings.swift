@@ -22,6 +22,7 @@ public enum Settings {
         Setting("PHONE_VERIFY_LISTEN", "127.0.0.1:8080", "host:port to listen on; port 0 picks a free port and prints it"),
         Setting("PHONE_VERIFY_DATA_DIR", "./data", "directory of the SQLite database and, in development, generated keys"),
         Setting("PHONE_VERIFY_DATABASE_URL", "sqlite:<data dir>/phone-verify.db", "the store: sqlite:PATH or postgres://user:password@host:port/db?sslmode=…", secret: true),
+        Setting("PHONE_VERIFY_POSTGRES_POOL_SIZE", "16", "PostgreSQL connections per replica"),
         Setting("PHONE_VERIFY_SQLITE_SYNCHRONOUS", "NORMAL", "SQLite synchronous level: NORMAL (durable across process crashes) or FULL (also across power loss)"),
         Setting("PHONE_VERIFY_ISSUER", "http://<listen>", "credential iss, and the base of the discovery document's URLs"),
         Setting("PHONE_VERIFY_AUDIENCE", "main-auth", "credential aud"),

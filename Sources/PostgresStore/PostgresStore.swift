@@ -41,10 +41,14 @@ import VerifyCore
 /// | cancel | 2 | BEGIN + verification; writes + COMMIT |
 /// | get (read) | 1 | the verification and its latest message in one pipeline |
 ///
-/// A refused start (429) costs BEGIN + reads, then ROLLBACK: 2. Blocking calls run on the
-/// caller's thread; the pool is thread-safe and a transaction holds one connection throughout.
+/// A refused start (429) costs BEGIN + reads, then ROLLBACK: 2; a write that reads nothing
+/// (BEGIN, writes and COMMIT together): 1. Outbox calls (claim, complete, renew, release,
+/// receipt, queue depth) are 1 each, purge 2. Blocking calls run on the caller's thread; the pool
+/// is thread-safe and a transaction holds one connection throughout.
 public final class PostgresStore: VerificationStore, OutboxStore, SigningKeyStore, Sendable {
     let pool: PostgresPool
+    /// The URL connected to, password replaced by `***`: safe for logs.
+    public let displayURL: String
     private let trips = Atomic<Int>(0)
     /// How far back (ms) a write prefetches fraud buckets; grows when a body needs older ones.
     private let fraudLookback = Atomic<Int64>(2 * 3_600_000)
@@ -54,15 +58,29 @@ public final class PostgresStore: VerificationStore, OutboxStore, SigningKeyStor
     /// Rounds of misses a body may reveal before the store gives up (the current bodies need ≤ 2).
     static let maxRounds = 16
 
-    /// Connects a pool of up to `poolSize` connections to `url` (`postgres://user:pass@host:port/db?sslmode=…`)
-    /// and applies pending migrations under an advisory lock, so replicas starting together
-    /// migrate once. With `schema`, the store lives in that schema (created if missing; every
-    /// connection gets it as its `search_path`), e.g. to share one database between test runs.
+    /// Connects a pool of up to `poolSize` connections to `url` (`postgres://user:pass@host:port/db?sslmode=…`;
+    /// TLS and other libpq options pass through) and applies pending migrations under an advisory
+    /// lock, so replicas starting together migrate once. With `schema`, the store lives in that
+    /// schema (created if missing; every connection gets it as its `search_path`), e.g. to share
+    /// one database between test runs. Sessions get `idle_in_transaction_session_timeout=30s`
+    /// unless the URL's `options` set it. Throws ``PostgresStoreError/unreachable(url:underlying:)``
+    /// when the server cannot be reached, ``PostgresStoreError/databaseIsNewer(databaseVersion:newestKnown:)``
+    /// for a database migrated by a newer build.
     public init(url: String, poolSize: Int = 8, schema: String? = nil) throws {
         var parsed = try PostgresURL(url)
+        var settings: [String] = []
         if let schema {
             guard Self.isPlainIdentifier(schema) else { throw PostgresStoreError.invalidSchemaName(schema) }
-            let setting = "-c search_path=\(schema)"
+            settings.append("-c search_path=\(schema)")
+        }
+        // A replica frozen mid-transaction (SIGSTOP, a stalled VM) must not hold row locks, such as
+        // the global send log's, for ever: the server ends such a session. Transactions here last
+        // milliseconds between statements. The URL's own `options` can set another value.
+        if !(parsed.option("options") ?? "").contains("idle_in_transaction_session_timeout") {
+            settings.append("-c idle_in_transaction_session_timeout=30s")
+        }
+        if !settings.isEmpty {
+            let setting = settings.joined(separator: " ")
             if let index = parsed.options.lastIndex(where: { $0.key == "options" }) {
                 parsed.options[index].value += " " + setting
             } else {
@@ -70,6 +88,7 @@ public final class PostgresStore: VerificationStore, OutboxStore, SigningKeyStor
             }
         }
         pool = PostgresPool(url: parsed, size: poolSize)
+        displayURL = parsed.description
         do {
             try pool.withConnection { connection in
                 if let schema {

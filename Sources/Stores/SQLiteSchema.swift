@@ -106,5 +106,23 @@ enum SQLiteSchema {
             DROP INDEX limit_logs_expires_at;
             DROP INDEX fraud_counts_bucket;
             """),
+        Migration(version: 6, name: "Twilio-compatible services and verification links", sql: """
+            CREATE TABLE twilio_services (
+                sid TEXT PRIMARY KEY,
+                account_sid TEXT NOT NULL,
+                settings TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX twilio_services_account ON twilio_services (account_sid, created_at, sid);
+            CREATE TABLE twilio_verifications (
+                verification_id TEXT PRIMARY KEY,
+                service_sid TEXT NOT NULL,
+                account_sid TEXT NOT NULL,
+                to_number TEXT NOT NULL,
+                created_at INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX twilio_verifications_to ON twilio_verifications (service_sid, to_number, created_at);
+            """),
     ]
 }

@@ -18,12 +18,21 @@ public struct AbuseProtection: Sendable {
         return AbuseProtection(limits: .none, fraud: fraud)
     }
 
+    /// The client identity of calls a trusted server makes for a device it does not name (the
+    /// Twilio-compatible API without `DeviceIp`): per-client-IP limits do not apply to it.
+    public static let serverCaller = "server-caller"
+
     /// The send subjects of one send to `phone` from `client`.
     func sendSubjects(phone: String, client: String) -> [RateLimiter.Subject] {
-        [
-            .init(.phoneSend, phone), .init(.ipSend, client.isEmpty ? "unknown" : client),
-            .init(.prefixSend, limiter.limits.prefix(of: phone)), .init(.globalSend, "all"),
-        ]
+        var subjects: [RateLimiter.Subject] = [.init(.phoneSend, phone)]
+        if client != Self.serverCaller { subjects.append(.init(.ipSend, client.isEmpty ? "unknown" : client)) }
+        subjects += [.init(.prefixSend, limiter.limits.prefix(of: phone)), .init(.globalSend, "all")]
+        return subjects
+    }
+
+    /// The check subjects of one check from `client`.
+    func checkSubjects(client: String) -> [RateLimiter.Subject] {
+        client == Self.serverCaller ? [] : [.init(.ipCheck, client.isEmpty ? "unknown" : client)]
     }
 
     /// Rate-limit log keys a send to `phone` from `client` reads (lockout included).

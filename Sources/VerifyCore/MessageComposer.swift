@@ -5,6 +5,19 @@ public protocol MessageComposer: Sendable {
     /// The text to send: `code` valid for `ttlSeconds`, in the language picked from `locale`
     /// (BCP 47, from the request) or else from `region` (ISO 3166, of the phone number).
     func body(code: String, locale: String?, region: String, purpose: Purpose, ttlSeconds: Int) -> String
+    /// The same text with another app name and Android app hash than the configured ones
+    /// (nil keeps the configured one). Composers without such settings ignore them.
+    func body(
+        code: String, locale: String?, region: String, purpose: Purpose, ttlSeconds: Int, appName: String?, appHash: String?
+    ) -> String
+}
+
+extension MessageComposer {
+    public func body(
+        code: String, locale: String?, region: String, purpose: Purpose, ttlSeconds: Int, appName: String?, appHash: String?
+    ) -> String {
+        body(code: code, locale: locale, region: region, purpose: purpose, ttlSeconds: ttlSeconds)
+    }
 }
 
 /// The built-in templates: a short text per language (see ``MessageTemplates``), then, after a
@@ -47,12 +60,19 @@ public struct TemplateComposer: MessageComposer {
 
     /// The rendered template, then the app hash line and the origin-bound line when configured.
     public func body(code: String, locale: String?, region: String, purpose: Purpose, ttlSeconds: Int) -> String {
+        body(code: code, locale: locale, region: region, purpose: purpose, ttlSeconds: ttlSeconds, appName: nil, appHash: nil)
+    }
+
+    /// The text with `appName` and `appHash` (when not nil or blank) instead of the configured ones.
+    public func body(
+        code: String, locale: String?, region: String, purpose: Purpose, ttlSeconds: Int, appName: String?, appHash: String?
+    ) -> String {
         let minutes = max(1, (ttlSeconds + 59) / 60)
         let template = templates.template(language: language(locale: locale, region: region), minutes: minutes)
-        var text = MessageTemplates.render(template, code: code, app: appName, minutes: minutes)
+        var text = MessageTemplates.render(template, code: code, app: Self.nonBlank(appName) ?? self.appName, minutes: minutes)
         while let last = text.last, last.isWhitespace { text.removeLast() }
         var trailer: [String] = []
-        if let androidAppHash { trailer.append(androidAppHash) }
+        if let hash = Self.nonBlank(appHash) ?? androidAppHash { trailer.append(hash) }
         if let otpDomain { trailer.append("@\(otpDomain) #\(code)") }
         if !trailer.isEmpty { text += "\n\n" + trailer.joined(separator: "\n") }
         return text

@@ -15,10 +15,18 @@ extension VerificationService {
 
     /// Sends a new code; the previous code stops working, the attempt counter is kept, and
     /// the cooldown doubles after each send. Counts against the same limits as a start.
-    public func resend(id: String, clientIP: String = "", purposes: Set<Purpose> = [.signIn]) throws -> StartOutcome {
+    /// `options` shape the new code and its text (a generated code keeps the verification's
+    /// length unless `options.codeLength` says otherwise); `ignoringCooldown` skips the resend
+    /// cooldown (the Twilio-compatible API, where a repeat request sends at once).
+    public func resend(
+        id: String, clientIP: String = "", purposes: Set<Purpose> = [.signIn], options: SendOptions = SendOptions(),
+        ignoringCooldown: Bool = false
+    ) throws -> StartOutcome {
         let now = clock.now()
         let service = self
-        let fresh = CodeGenerator(length: policy.codeLength, random: random).next()
+        try options.validate()
+        let fresh = options.customCode ?? CodeGenerator(length: options.codeLength ?? policy.codeLength, random: random).next()
+        let random = self.random
         let outcome = try store.write(reading: ReadSet(verifications: [id])) { tx -> StartOutcome in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
                 throw VerifyError.notFound(id)
@@ -29,7 +37,7 @@ extension VerificationService {
                     .maxSendsReached, "no more codes can be sent for this verification; start a new one",
                     details: ["max_sends": .int(Int64(v.maxSends))], retryAfter: Self.remainingLifetime(v, now: now))
             }
-            guard now >= v.resendAvailableAt else {
+            guard ignoringCooldown || now >= v.resendAvailableAt else {
                 let wait = Int(v.resendAvailableAt.timeIntervalSince(now).rounded(.up))
                 throw VerifyError(
                     .resendTooSoon, "a new code can be sent in \(wait) s",
@@ -37,7 +45,12 @@ extension VerificationService {
             }
             let protection = service.protection
             let testCode = protection.testNumbers.codes[v.phoneNumber]
-            let code = testCode ?? fresh
+            // A generated code has the verification's length (it may differ from the policy's).
+            let generated = options.customCode == nil && options.codeLength == nil && fresh.count != v.codeLength
+                && CodeGenerator.allowedLengths.contains(v.codeLength)
+                ? CodeGenerator(length: v.codeLength, random: random).next() : fresh
+            let code = testCode ?? generated
+            v.codeLength = code.count
             v.sends += 1
             v.codeHash = service.hasher.hash(code: code, verificationID: v.id)
             v.lastSentAt = now
@@ -52,7 +65,7 @@ extension VerificationService {
                 report = try protection.limiter.record(admission, now: now, in: tx)
                 try protection.fraud.recordSend(keys: fraudKeys, now: now, in: tx)
                 try tx.supersedeQueuedMessages(verificationID: v.id, reason: "superseded by a resend", now: now)
-                try tx.enqueue(try service.outboxMessage(for: v, code: code, now: now))
+                try tx.enqueue(try service.outboxMessage(for: v, code: code, now: now, options: options))
             }
             try tx.update(v)
             return StartOutcome(verification: v, replayed: false, rateLimit: report)
@@ -74,7 +87,7 @@ extension VerificationService {
         let hasher = self.hasher
         let protection = self.protection
         let reads = ReadSet(
-            verifications: [id], limitKeys: protection.limiter.keys([RateLimiter.Subject(.ipCheck, clientIP.isEmpty ? "unknown" : clientIP)]),
+            verifications: [id], limitKeys: protection.limiter.keys(protection.checkSubjects(client: clientIP)),
             factorSubjects: subject.map { [$0] } ?? [])
         let (outcome, region) = try store.write(reading: reads) { tx -> (Result<ApprovedCheck, VerifyError>, String?) in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose), subject == nil || v.subject == subject else {
@@ -86,8 +99,7 @@ extension VerificationService {
                     .invalidRequest, "code must be \(v.codeLength) digits", details: ["field": "code"])), v.region)
             }
             try protection.limiter.requireNotLockedOut(phone: v.phoneNumber, now: now, in: tx)
-            let admission = try protection.limiter.admit(
-                [.init(.ipCheck, clientIP.isEmpty ? "unknown" : clientIP)], now: now, in: tx)
+            let admission = try protection.limiter.admit(protection.checkSubjects(client: clientIP), now: now, in: tx)
             let report = try protection.limiter.record(admission, now: now, in: tx)
             v.attempts += 1
             if hasher.matches(code: code, verificationID: v.id, expected: v.codeHash) {

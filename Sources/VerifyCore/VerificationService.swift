@@ -13,12 +13,15 @@ public struct StartRequest: Sendable {
     /// Client identity for limits and idempotency: its IP (IPv6: its /64).
     public var clientIP: String
     public var idempotencyKey: String?
+    /// Per-send choices beyond the policy (code length, custom code, names in the text…).
+    public var options: SendOptions
 
     public init(
         phoneNumber: String, defaultRegion: String? = nil, channel: String = "sms", locale: String? = nil,
         purpose: Purpose = .signIn, subject: String? = nil, sessionID: String? = nil,
-        clientIP: String = "", idempotencyKey: String? = nil
+        clientIP: String = "", idempotencyKey: String? = nil, options: SendOptions = SendOptions()
     ) {
+        self.options = options
         self.phoneNumber = phoneNumber
         self.defaultRegion = defaultRegion
         self.channel = channel
@@ -105,16 +108,23 @@ public struct VerificationService: Sendable {
     }
 
     /// Starts a verification and queues its first message, in one transaction with its limits.
-    public func start(_ request: StartRequest) throws -> StartOutcome {
+    /// `onStarted` runs inside that transaction after the verification is inserted (not for an
+    /// idempotent replay), e.g. to link it to another record; its error undoes the start.
+    public func start(
+        _ request: StartRequest, onStarted: (@Sendable (Verification, any StoreTransaction) throws -> Void)? = nil
+    ) throws -> StartOutcome {
         guard request.channel == "sms" else {
             throw VerifyError(.invalidRequest, "channel must be \"sms\"", details: ["field": "channel"])
         }
         let now = clock.now()
         let protection = self.protection
         let testE164 = protection.testNumbers.match(request.phoneNumber)
-        let number = try testE164.map { try testNumber($0, now: now) } ?? vet(request.phoneNumber, defaultRegion: request.defaultRegion)
+        let options = request.options
+        try options.validate()
+        let number = try testE164.map { try testNumber($0, now: now) } ?? options.vet(vet(request.phoneNumber, defaultRegion: request.defaultRegion))
         let id = random.identifier(prefix: "ver_")
-        let code = testE164.flatMap { protection.testNumbers.codes[$0] } ?? CodeGenerator(length: policy.codeLength, random: random).next()
+        let code = testE164.flatMap { protection.testNumbers.codes[$0] } ?? options.customCode
+            ?? CodeGenerator(length: options.codeLength ?? policy.codeLength, random: random).next()
         let verification = Verification(
             id: id, phoneNumber: number.e164, display: number.international, region: number.region,
             countryCode: number.countryCode, channel: request.channel, locale: request.locale, purpose: request.purpose,
@@ -123,7 +133,7 @@ public struct VerificationService: Sendable {
             maxAttempts: policy.maxAttempts, maxSends: policy.maxSends, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(policy.codeTTL)), lastSentAt: now,
             resendAvailableAt: now.addingTimeInterval(TimeInterval(policy.cooldown(afterSends: 1))))
-        let message = testE164 == nil ? try outboxMessage(for: verification, code: code, now: now) : nil
+        let message = testE164 == nil ? try outboxMessage(for: verification, code: code, now: now, options: options) : nil
         let fingerprint = [number.e164, request.channel, request.locale ?? "", request.purpose.rawValue,
                            request.subject ?? ""].joined(separator: "|")
         let scopedKey = request.idempotencyKey.map { request.clientIP + "|" + $0 }
@@ -153,6 +163,7 @@ public struct VerificationService: Sendable {
                 try tx.enqueue(message)
             }
             try tx.insert(verification)
+            try onStarted?(verification, tx)
             if let scopedKey {
                 try tx.saveIdempotencyRecord(IdempotencyRecord(
                     key: scopedKey, fingerprint: fingerprint, verificationID: id, snapshot: verification,
@@ -168,12 +179,12 @@ public struct VerificationService: Sendable {
     }
 
     /// A sealed outbox message carrying `code` for `verification`.
-    func outboxMessage(for verification: Verification, code: String, now: Date) throws
+    func outboxMessage(for verification: Verification, code: String, now: Date, options: SendOptions = SendOptions()) throws
         -> OutboxMessage
     {
         let body = composer.body(
             code: code, locale: verification.locale, region: verification.region, purpose: verification.purpose,
-            ttlSeconds: policy.codeTTL)
+            ttlSeconds: policy.codeTTL, appName: options.appName, appHash: options.appHash)
         let payload = MessagePayload(body: body, code: code, locale: verification.locale, display: verification.display)
         let sealed = try sealer.seal(Array(try JSONEncoder().encode(payload)))
         return OutboxMessage(

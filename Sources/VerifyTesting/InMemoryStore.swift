@@ -13,6 +13,8 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
         var fraud: [String: [Date: (sent: Int, approved: Int)]] = [:]
         var overrides: [String: FraudAction] = [:]
         var factors: [Factor] = []
+        var compatServices: [String: CompatService] = [:]
+        var compatLinks: [CompatVerificationLink] = []
     }
 
     private let lock = NSLock()
@@ -176,6 +178,7 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
         defer { lock.unlock() }
         let before = state.verifications.count + state.messages.count
         state.verifications = state.verifications.filter { $0.value.expiresAt >= cutoff }
+        state.compatLinks.removeAll { $0.createdAt < cutoff && state.verifications[$0.verificationID] == nil }
         state.messages.removeAll { $0.expiresAt < cutoff && $0.status != .queued }
         return before - state.verifications.count - state.messages.count
     }

@@ -40,6 +40,15 @@ struct MigrationAndPurgeTests {
         }
     }
 
+    @Test func theDisplayedURLHidesThePassword() throws {
+        // The test cluster trusts 127.0.0.1, so any password connects.
+        guard TestDatabase.url.hasPrefix("postgres://postgres@") else { return }
+        let url = TestDatabase.url.replacingOccurrences(of: "postgres://postgres@", with: "postgres://postgres:s3cret@")
+        let store = try PostgresStore(url: url, poolSize: 1, schema: TestDatabase.freshSchema())
+        #expect(!store.displayURL.contains("s3cret"))
+        #expect(store.displayURL.contains(":***@"))
+    }
+
     @Test func anInvalidSchemaNameIsRefused() {
         #expect(throws: PostgresStoreError.self) { try PostgresStore(url: TestDatabase.url, schema: "bad; DROP TABLE x") }
     }

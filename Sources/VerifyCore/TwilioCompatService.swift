@@ -1,0 +1,296 @@
+import Foundation
+
+/// A verification as the Twilio-compatible API shows it: the verification, its service link and
+/// its sends.
+public struct CompatVerificationView: Sendable, Equatable {
+    public let verification: Verification
+    public let link: CompatVerificationLink
+    /// One per send, oldest first (test numbers, which send nothing, have none).
+    public let messages: [OutboxMessage]
+    public let status: VerificationStatus
+    /// When the answer was made, for `date_updated` of a change.
+    public let updatedAt: Date
+
+    public init(verification: Verification, link: CompatVerificationLink, messages: [OutboxMessage], status: VerificationStatus, updatedAt: Date) {
+        self.verification = verification
+        self.link = link
+        self.messages = messages
+        self.status = status
+        self.updatedAt = updatedAt
+    }
+}
+
+/// What a Twilio-compatible start asks for, beyond the service's settings.
+public struct CompatSendRequest: Sendable {
+    public var to: String
+    public var locale: String?
+    public var customFriendlyName: String?
+    public var customCode: String?
+    public var appHash: String?
+    public var clientIP: String
+
+    public init(
+        to: String, locale: String? = nil, customFriendlyName: String? = nil, customCode: String? = nil,
+        appHash: String? = nil, clientIP: String = ""
+    ) {
+        self.to = to
+        self.locale = locale
+        self.customFriendlyName = customFriendlyName
+        self.customCode = customCode
+        self.appHash = appHash
+        self.clientIP = clientIP
+    }
+}
+
+/// The outcome of a Twilio-compatible check: the verification and whether the code was right.
+public struct CompatCheckResult: Sendable, Equatable {
+    public let view: CompatVerificationView
+    public let valid: Bool
+}
+
+/// Twilio Verify v2 semantics over PhoneVerify's own lifecycle: services owned by accounts,
+/// one pending verification per number and service (a repeat start sends that verification's
+/// next code at once), and finished verifications that are no longer found. Everything else —
+/// limits, fraud guard, outbox, gateways, metrics — is the `VerificationService`'s.
+///
+/// Refusals are `VerifyError`s; `invalid_request` ones name the Twilio parameter in
+/// `details.field`, and the API layer turns them into Twilio's error codes.
+public struct TwilioCompatService: Sendable {
+    public let verifications: VerificationService
+    let store: any TwilioCompatStore
+
+    public init(verifications: VerificationService, store: any TwilioCompatStore) {
+        self.verifications = verifications
+        self.store = store
+    }
+
+    var clock: any Clock { verifications.clock }
+
+    // MARK: Services
+
+    /// Settings of a new service: the policy's code length until told otherwise.
+    public func defaultSettings(friendlyName: String) -> CompatServiceSettings {
+        CompatServiceSettings(friendlyName: friendlyName, codeLength: verifications.policy.codeLength)
+    }
+
+    public func createService(accountSID: String, settings: CompatServiceSettings) throws -> CompatService {
+        try Self.validate(settings)
+        let now = clock.now()
+        let service = CompatService(
+            sid: verifications.random.identifier(prefix: "VA"), accountSID: accountSID, settings: settings, createdAt: now,
+            updatedAt: now)
+        try store.compatWrite { tx in try tx.saveCompatService(service) }
+        return service
+    }
+
+    /// The account's service, or `not_found` (another account's services do not exist for it).
+    public func service(sid: String, accountSID: String) throws -> CompatService {
+        let found = try store.compatRead { try $0.compatService(sid: sid) }
+        guard let found, found.accountSID == accountSID else { throw Self.serviceNotFound }
+        return found
+    }
+
+    /// One page of the account's services, and whether another page follows.
+    public func services(accountSID: String, page: Int, pageSize: Int) throws -> (services: [CompatService], more: Bool) {
+        let (offset, overflow) = page.multipliedReportingOverflow(by: pageSize)
+        guard !overflow else { return ([], false) }
+        let rows = try store.compatRead { try $0.compatServices(accountSID: accountSID, offset: offset, limit: pageSize + 1) }
+        return (Array(rows.prefix(pageSize)), rows.count > pageSize)
+    }
+
+    public func updateService(
+        sid: String, accountSID: String, _ change: @escaping @Sendable (inout CompatServiceSettings) -> Void
+    ) throws -> CompatService {
+        let now = clock.now()
+        return try store.compatWrite { tx -> CompatService in
+            guard var service = try tx.compatService(sid: sid), service.accountSID == accountSID else { throw Self.serviceNotFound }
+            change(&service.settings)
+            try Self.validate(service.settings)
+            service.updatedAt = now
+            try tx.saveCompatService(service)
+            return service
+        }
+    }
+
+    /// Deletes a service; its pending verifications are canceled (their codes stop working).
+    public func deleteService(sid: String, accountSID: String) throws {
+        let now = clock.now()
+        try store.compatWrite { tx in
+            guard let service = try tx.compatService(sid: sid), service.accountSID == accountSID else { throw Self.serviceNotFound }
+            for id in try tx.compatPendingVerificationIDs(serviceSID: sid) {
+                guard var v = try tx.verification(id: id), v.storedStatus == .pending else { continue }
+                v.storedStatus = .canceled
+                try tx.update(v)
+                try tx.supersedeQueuedMessages(verificationID: id, reason: "verification service deleted", now: now)
+            }
+            try tx.deleteCompatService(sid: sid)
+        }
+    }
+
+    static func validate(_ settings: CompatServiceSettings) throws {
+        guard CodeGenerator.allowedLengths.contains(settings.codeLength) else {
+            throw invalid("CodeLength", "must be an integer from 4 to 10")
+        }
+    }
+
+    // MARK: Verifications
+
+    /// Starts a verification of `request.to`, or — when the service already has a pending one for
+    /// that number — sends it a new code at once (no resend cooldown; the previous code stops
+    /// working; the sixth send is refused with `max_sends_reached`).
+    public func send(_ request: CompatSendRequest, service: CompatService) throws -> CompatVerificationView {
+        let settings = service.settings
+        if request.customCode != nil && !settings.customCodeEnabled {
+            throw Self.invalid("CustomCode", "custom codes are not enabled for this service (CustomCodeEnabled)")
+        }
+        if let code = request.customCode, !SendOptions.isCode(code) {
+            throw Self.invalid("CustomCode", "must be 4 to 10 digits")
+        }
+        let options = SendOptions(
+            codeLength: request.customCode == nil ? settings.codeLength : nil, customCode: request.customCode,
+            appName: request.customFriendlyName ?? settings.friendlyName, appHash: request.appHash,
+            refusedLineTypes: settings.skipSmsToLandlines ? [.fixedLine] : [])
+        let to = normalized(request.to)
+        for _ in 0..<3 {
+            if let id = try store.compatRead({ try $0.compatLatestVerificationID(serviceSID: service.sid, to: to) }) {
+                do {
+                    let outcome = try verifications.resend(
+                        id: id, clientIP: request.clientIP, options: options, ignoringCooldown: true)
+                    return try view(id: outcome.verification.id, service: service)
+                } catch let error as VerifyError where [.expired, .alreadyUsed, .maxAttemptsReached, .notFound].contains(error.code) {
+                    // That verification is over: start a new one.
+                }
+            }
+            do {
+                let serviceSID = service.sid
+                let accountSID = service.accountSID
+                let now = clock.now()
+                let outcome = try verifications.start(
+                    StartRequest(phoneNumber: request.to, locale: request.locale, clientIP: request.clientIP, options: options)
+                ) { verification, tx in
+                    let compat = try Self.compatTransaction(tx)
+                    // Another request started one for this number meanwhile: send through that one instead.
+                    if let other = try compat.compatLatestVerificationID(serviceSID: serviceSID, to: verification.phoneNumber),
+                        let existing = try compat.verification(id: other), Self.isUsable(existing, now: now)
+                    {
+                        throw Raced()
+                    }
+                    try compat.linkCompatVerification(CompatVerificationLink(
+                        verificationID: verification.id, serviceSID: serviceSID, accountSID: accountSID,
+                        to: verification.phoneNumber, createdAt: now))
+                }
+                return try view(id: outcome.verification.id, service: service)
+            } catch is Raced {
+                continue
+            }
+        }
+        throw VerifyError(.unavailable, "too many concurrent requests for this number; try again")
+    }
+
+    /// A pending verification of the service by id; finished ones (approved, canceled, expired,
+    /// max attempts) are not found, as at Twilio.
+    public func verification(id: String, service: CompatService) throws -> CompatVerificationView {
+        let view = try view(id: id, service: service)
+        guard view.status == .pending, view.verification.attempts < view.verification.maxAttempts else {
+            throw Self.verificationNotFound
+        }
+        return view
+    }
+
+    /// The service's pending verification of a number.
+    public func verification(to: String, service: CompatService) throws -> CompatVerificationView {
+        guard let id = try latestID(to: to, service: service) else { throw Self.verificationNotFound }
+        return try verification(id: id, service: service)
+    }
+
+    /// The id of the service's newest verification of `to`, if any.
+    public func latestID(to: String, service: CompatService) throws -> String? {
+        let number = normalized(to)
+        return try store.compatRead { try $0.compatLatestVerificationID(serviceSID: service.sid, to: number) }
+    }
+
+    /// `Status=canceled` or `approved` on a pending verification.
+    public func setStatus(id: String, approved: Bool, service: CompatService) throws -> CompatVerificationView {
+        _ = try verification(id: id, service: service)
+        do {
+            let v = approved ? try verifications.approve(id: id) : try verifications.cancel(id: id)
+            return try view(id: v.id, service: service, updatedAt: clock.now())
+        } catch let error as VerifyError where [.expired, .alreadyUsed, .notFound].contains(error.code) {
+            throw Self.verificationNotFound
+        }
+    }
+
+    /// Checks a code. A wrong code is `valid: false` with the verification still pending;
+    /// a check on a verification whose checks are used up is `max_attempts_reached`; finished
+    /// or unknown verifications are not found.
+    public func check(id: String, code: String, clientIP: String, service: CompatService) throws -> CompatCheckResult {
+        let before = try view(id: id, service: service)
+        switch before.status {
+        case .approved, .canceled, .expired: throw Self.verificationNotFound
+        case .pending, .maxAttemptsReached: break
+        }
+        do {
+            let checked = try verifications.check(id: id, code: code, clientIP: clientIP)
+            return CompatCheckResult(view: try view(id: checked.verification.id, service: service), valid: true)
+        } catch let error as VerifyError {
+            switch error.code {
+            case .incorrectCode:
+                return CompatCheckResult(view: try view(id: id, service: service, status: .pending), valid: false)
+            case .invalidRequest where error.details["field"] == "code":
+                // A code of another length can never match: an incorrect code, not counted.
+                return CompatCheckResult(view: before, valid: false)
+            case .expired, .alreadyUsed, .notFound: throw Self.verificationNotFound
+            default: throw error
+            }
+        }
+    }
+
+    /// The view of a verification linked to `service` (any status), or not found.
+    func view(id: String, service: CompatService, status: VerificationStatus? = nil, updatedAt: Date? = nil) throws
+        -> CompatVerificationView
+    {
+        let now = clock.now()
+        let serviceSID = service.sid
+        let found = try store.compatRead { reader -> CompatVerificationView? in
+            guard let link = try reader.compatLink(verificationID: id), link.serviceSID == serviceSID,
+                let v = try reader.verification(id: id)
+            else { return nil }
+            let updated = max(v.lastSentAt, v.approvedAt ?? v.createdAt)
+            return CompatVerificationView(
+                verification: v, link: link, messages: try reader.compatMessages(verificationID: id),
+                status: status ?? v.status(at: now), updatedAt: updatedAt ?? updated)
+        }
+        guard let found else { throw Self.verificationNotFound }
+        return found
+    }
+
+    /// `to` as E.164 when it parses (or is a test number), else as given (the start refuses it).
+    func normalized(_ to: String) -> String {
+        if let test = verifications.protection.testNumbers.match(to) { return test }
+        if case .success(let number) = verifications.parser.parse(to, defaultRegion: nil) { return number.e164 }
+        return to.trimmingCharacters(in: .whitespaces)
+    }
+
+    static func isUsable(_ v: Verification, now: Date) -> Bool {
+        v.status(at: now) == .pending && v.attempts < v.maxAttempts
+    }
+
+    static func compatTransaction(_ tx: any StoreTransaction) throws -> any StoreTransaction & TwilioCompatTransaction {
+        guard let compat = tx as? any StoreTransaction & TwilioCompatTransaction else {
+            throw VerifyError(.unavailable, "this store does not keep the Twilio-compatible API's records")
+        }
+        return compat
+    }
+
+    struct Raced: Error {}
+
+    /// `invalid_request` naming a Twilio parameter.
+    public static func invalid(_ parameter: String, _ reason: String) -> VerifyError {
+        VerifyError(.invalidRequest, "Invalid parameter `\(parameter)`: \(reason)", details: ["field": .string(parameter)])
+    }
+
+    static var serviceNotFound: VerifyError { VerifyError(.notFound, "service not found", details: ["resource": "service"]) }
+    static var verificationNotFound: VerifyError {
+        VerifyError(.notFound, "verification not found", details: ["resource": "verification"])
+    }
+}
