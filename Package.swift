@@ -59,6 +59,7 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "HTTPTypes"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(name: "StoreContractTests", dependencies: ["Stores", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
+        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "VerifyCore", "VerifyTesting", "Crypto", "HTTPServer", "HTTPTypes", "HTTPClient"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateways", "Stores", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPTypes", "HTTPClient", "Crypto", "Telemetry"]),
         .testTarget(name: "LiveTests", dependencies: ["App", "VerifyCore", "HTTPTypes"]),

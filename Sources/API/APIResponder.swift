@@ -27,6 +27,8 @@ public struct APIDependencies: Sendable {
     /// Delivery receipts from vendors; callback routes exist only when set.
     public var receipts: DeliveryReceipts?
     public var callbackAuth = CallbackAuthenticators(publicURL: "")
+    /// The Twilio Verify v2-compatible API (`/v2/…`); off (no routes) when nil.
+    public var twilioCompat: TwilioCompatDependencies?
 
     public init(
         service: VerificationService, keys: any KeyRing, issuer: String, clock: any Clock, random: any RandomSource,
@@ -72,6 +74,9 @@ public struct APIResponder: HTTPResponder {
         }
         if let receipts = dependencies.receipts {
             DeliveryCallbackRoutes(receipts: receipts, auth: dependencies.callbackAuth).register(in: &router)
+        }
+        if let twilioCompat = dependencies.twilioCompat {
+            TwilioCompatRoutes(dependencies: twilioCompat).register(in: &router)
         }
         if let devMessages = dependencies.devMessages {
             DevRoutes(messages: devMessages, service: dependencies.service).register(in: &router)
@@ -119,9 +124,17 @@ public struct APIResponder: HTTPResponder {
     private func route(_ request: HTTPRequest, _ context: inout RouteContext, error failure: inout VerifyError?) -> HTTPResponse {
         switch router.match(method: request.method, path: request.path) {
         case .notFound:
+            if dependencies.twilioCompat != nil && TwilioCompatRoutes.owns(request.path) {
+                return TwilioCompatError.notFound(request.path).response
+            }
             return JSONResponse.error(VerifyError(.notFound, "no route for \(request.method) \(request.path.prefix(200))"))
         case .methodNotAllowed(let allowed, let template):
             context.route = template
+            if dependencies.twilioCompat != nil && TwilioCompatRoutes.owns(request.path) {
+                var error = TwilioCompatError(405, 20004, "Method not allowed")
+                error.headers.set("Allow", allowed.joined(separator: ", "))
+                return error.response
+            }
             return JSONResponse.error(
                 VerifyError(.methodNotAllowed, "\(request.method) is not allowed here; use \(allowed.joined(separator: ", "))"),
                 headers: ["Allow": allowed.joined(separator: ", ")])

@@ -111,6 +111,17 @@ public final class Application: @unchecked Sendable {
             verifications: service, store: store, clock: clock, random: random, issuer: credentials, policy: c.mfa)
         dependencies.sessions = try SessionWiring.verifier(c, issuer: issuer, keys: keyRing, clock: clock, logger: logger)
         dependencies.callbackAuth = GatewayFactory.callbackAuth(c, publicURL: publicURL)
+        if let credentials = c.twilioCompatCredentials {
+            // The /v2 endpoints need a store that keeps their services and links (SQLite); with
+            // another store they answer 501 with a clear message (docs/TWILIO_COMPAT.md).
+            let compatStore = store as? any TwilioCompatStore
+            if compatStore == nil {
+                logger.warning("the Twilio-compatible API is not available with this store; /v2 answers 501", [("database", opened.description)])
+            }
+            dependencies.twilioCompat = TwilioCompatDependencies(
+                credentials: credentials, service: compatStore.map { TwilioCompatService(verifications: service, store: $0) },
+                baseURL: publicURL)
+        }
         dependencies.authorizeAdmin = { presented in
             let bytes = Array(presented.utf8)
             // Every key is compared, in constant time each, so timing says nothing about which matched.

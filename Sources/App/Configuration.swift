@@ -41,6 +41,8 @@ public struct Configuration: Sendable {
     public var fraud = FraudPolicy()
     public var testNumbers = TestNumbers()
     public var adminAPIKeys: [String] = []
+    /// Credentials of the Twilio-compatible API; nil: its endpoints are off.
+    public var twilioCompatCredentials: TwilioCompatCredentials?
     public var publicURL: String?
     public var twilio: TwilioSettings?
     public var vonage: VonageSettings?
@@ -243,6 +245,19 @@ public struct Configuration: Sendable {
         adminAPIKeys = reader.list("PHONE_VERIFY_ADMIN_API_KEYS") ?? []
         if adminAPIKeys.contains(where: { $0.utf8.count < 16 }) {
             reader.problem("PHONE_VERIFY_ADMIN_API_KEYS", "entries must be at least 16 characters")
+        }
+        if let text = reader.string("PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS") {
+            do {
+                let credentials = try TwilioCompatCredentials(parsing: text)
+                twilioCompatCredentials = credentials
+                if mode == .production, !credentials.weakEntries(shorterThan: 16).isEmpty {
+                    reader.problem(
+                        "PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS",
+                        "secrets must be at least 16 characters in production mode (weak: \(credentials.weakEntries(shorterThan: 16).joined(separator: ", ")))")
+                }
+            } catch {
+                reader.problem("PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS", "\(error)")
+            }
         }
         if mode == .production {
             if signingKeyFile == nil { reader.problem("PHONE_VERIFY_SIGNING_KEY_FILE", "is required in production mode") }

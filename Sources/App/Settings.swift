@@ -46,6 +46,7 @@ public enum Settings {
         Setting("PHONE_VERIFY_FRAUD_WINDOW", "3600", "seconds of history the fraud guard judges"),
         Setting("PHONE_VERIFY_TEST_NUMBERS", "(none)", "fixed-code test numbers, +E164:CODE,… (no SMS, no send limits; check limits apply)"),
         Setting("PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT", "(none)", "RFC 3339 instant after which test numbers are refused; required in production when test numbers are set"),
+        Setting("PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS", "(none: /v2 endpoints off)", "Twilio Verify v2-compatible API (/v2/Services…) credentials for HTTP Basic auth: ACxxx:auth_token and SKxxx:secret@ACxxx pairs, comma-separated (docs/TWILIO_COMPAT.md)", secret: true),
         Setting("PHONE_VERIFY_ADMIN_API_KEYS", "(none)", "comma-separated server-to-server keys for /v1/admin/… (Authorization: Bearer KEY)", secret: true),
         Setting("PHONE_VERIFY_GATEWAYS", "console", "ordered failover list of SMS gateways: console, twilio, vonage, webhook"),
         Setting("PHONE_VERIFY_PUBLIC_URL", "the issuer", "public base URL vendors call back (status callbacks, delivery receipts)"),

@@ -19,7 +19,7 @@ enum StoreFactory {
     static func open(_ c: Configuration) throws -> Opened {
         if let url = c.postgresURL {
             let store = try PostgresStore(url: url, poolSize: c.postgresPoolSize)
-            return Opened(store: store, close: { store.close() }, description: "postgresql", schemaVersion: PostgresStore.latestSchemaVersion)
+            return Opened(store: store, close: { store.close() }, description: store.displayURL, schemaVersion: PostgresStore.latestSchemaVersion)
         }
         let store = try SQLiteStore(path: c.sqlitePath, synchronous: c.sqliteSynchronous)
         return Opened(store: store, close: { store.close() }, description: "sqlite:" + c.sqlitePath, schemaVersion: SQLiteStore.latestSchemaVersion)

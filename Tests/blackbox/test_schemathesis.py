@@ -116,6 +116,9 @@ def stop_server(server):
 
 @pytest.fixture(scope="module")
 def live():
+    # The time budget counts from here, not from module import (other test files run before).
+    global started
+    started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="phone-verify-schemathesis-") as data_dir:
         server = start_server(data_dir, ENV)
         try:
