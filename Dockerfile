@@ -16,7 +16,8 @@ RUN /usr/local/lib/phone-verify/install-deps --runtime && rm -rf /var/lib/apt/li
 COPY --from=build /out/phone-verify /usr/local/bin/phone-verify
 USER phone-verify
 WORKDIR /var/lib/phone-verify
-ENV PHONE_VERIFY_LISTEN=0.0.0.0:8080 \
+ENV MALLOC_ARENA_MAX=2 \
+    PHONE_VERIFY_LISTEN=0.0.0.0:8080 \
     PHONE_VERIFY_DATA_DIR=/var/lib/phone-verify/data
 EXPOSE 8080
 VOLUME ["/var/lib/phone-verify/data"]

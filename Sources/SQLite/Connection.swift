@@ -32,9 +32,9 @@ public final class Connection {
         handle = opened
         try check(sqlite3_busy_timeout(handle, busyTimeoutMillis), sql: nil)
         try execute("PRAGMA foreign_keys = ON")
-        // Reads through a memory map instead of a pread per page (file-backed: only pages touched
+        // Reads through a 64 MiB memory map instead of a pread per page (file-backed: only pages touched
         // count towards RSS, and the kernel may drop them).
-        try execute("PRAGMA mmap_size = 268435456")
+        try execute("PRAGMA mmap_size = 67108864")
     }
 
     deinit {

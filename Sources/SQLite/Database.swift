@@ -30,7 +30,7 @@ public final class Database: Sendable {
         try connection.execute("PRAGMA synchronous = \(configuration.synchronous)")
         // The writer's hot pages (indexes, limit logs, the outbox tail) stay in its own cache
         // instead of being re-read through pread on every transaction.
-        try connection.execute("PRAGMA cache_size = -16384")
+        try connection.execute("PRAGMA cache_size = -8192")
         self.appliedMigrations = try Migrator.migrate(connection, migrations)
         self.configuration = configuration
         self.writer = Writer(

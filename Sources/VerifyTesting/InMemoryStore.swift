@@ -178,7 +178,8 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
         defer { lock.unlock() }
         let before = state.verifications.count + state.messages.count
         state.verifications = state.verifications.filter { $0.value.expiresAt >= cutoff }
-        state.compatLinks.removeAll { $0.createdAt < cutoff && state.verifications[$0.verificationID] == nil }
+        let kept = state.verifications
+        state.compatLinks.removeAll { $0.createdAt < cutoff && kept[$0.verificationID] == nil }
         state.messages.removeAll { $0.expiresAt < cutoff && $0.status != .queued }
         return before - state.verifications.count - state.messages.count
     }

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import VerifyCore
+import VerifyTesting
+
+/// Per-send options and the lifecycle hooks the Twilio-compatible API builds on.
+@Suite struct SendOptionsTests {
+    @Test func codeLengthCustomCodeAndNamesShapeTheMessage() throws {
+        let t = TestService(protection: .off)
+        let options = SendOptions(codeLength: 9, appName: "Acme", appHash: "FA+9qCX9VSu")
+        let v = try t.service.start(StartRequest(phoneNumber: "+15555550123", options: options)).verification
+        #expect(v.codeLength == 9)
+        let code = try t.lastCode(for: v.id)
+        #expect(code.count == 9)
+        let payload = try JSONDecoder().decode(MessagePayload.self, from: Data(try FakeSealer().open(try #require(t.store.messages.last).sealedPayload)))
+        #expect(payload.body.hasPrefix("Your Acme code is \(code)."))
+        #expect(payload.body.hasSuffix("\n\nFA+9qCX9VSu"))
+
+        let custom = try t.service.start(StartRequest(phoneNumber: "+15555550124", options: SendOptions(customCode: "0042"))).verification
+        #expect(try t.lastCode(for: custom.id) == "0042")
+        #expect(custom.codeLength == 4)
+        #expect(try t.service.check(id: custom.id, code: "0042").verification.storedStatus == .approved)
+    }
+
+    @Test func invalidOptionsAreRefusedBeforeAnythingHappens() {
+        let t = TestService(protection: .off)
+        for options in [SendOptions(codeLength: 3), SendOptions(codeLength: 11), SendOptions(customCode: "12a4"), SendOptions(appHash: "short")] {
+            let error = #expect(throws: VerifyError.self) { try t.service.start(StartRequest(phoneNumber: "+15555550123", options: options)) }
+            #expect(error?.code == .invalidRequest)
+        }
+        #expect(t.store.messages.isEmpty)
+    }
+
+    @Test func refusedLineTypesAddToThePolicy() throws {
+        var policy = VerificationPolicy()
+        policy.allowedLineTypes.insert(.tollFree)
+        let t = TestService(policy: policy, protection: .off)
+        _ = try t.service.start(StartRequest(phoneNumber: "+18005550100"))
+        let error = #expect(throws: VerifyError.self) {
+            try t.service.start(StartRequest(phoneNumber: "+18005550101", options: SendOptions(refusedLineTypes: [.tollFree])))
+        }
+        #expect(error?.code == .unsupportedLineType)
+    }
+
+    @Test func resendCanSkipTheCooldownAndKeepsTheVerificationsCodeLength() throws {
+        let t = TestService(protection: .off)
+        let v = try t.service.start(StartRequest(phoneNumber: "+15555550123", options: SendOptions(codeLength: 8))).verification
+        let early = #expect(throws: VerifyError.self) { try t.service.resend(id: v.id) }
+        #expect(early?.code == .resendTooSoon)
+        let again = try t.service.resend(id: v.id, ignoringCooldown: true).verification
+        #expect(again.sends == 2)
+        #expect(again.codeLength == 8)
+        #expect(try t.lastCode(for: v.id).count == 8)
+        let custom = try t.service.resend(id: v.id, options: SendOptions(customCode: "12345"), ignoringCooldown: true).verification
+        #expect(custom.codeLength == 5)
+        #expect(try t.service.check(id: v.id, code: "12345").verification.storedStatus == .approved)
+    }
+
+    @Test func onStartedRunsInTheTransactionAndItsErrorUndoesTheStart() throws {
+        let t = TestService(protection: .off)
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try t.service.start(StartRequest(phoneNumber: "+15555550123")) { _, _ in throw Refused() }
+        }
+        #expect(t.store.messages.isEmpty)
+        let seen = Box()
+        let v = try t.service.start(StartRequest(phoneNumber: "+15555550123")) { verification, tx in
+            seen.id = try tx.verification(id: verification.id)?.id
+        }.verification
+        #expect(seen.id == v.id)
+    }
+
+    @Test func approveWithoutACode() throws {
+        let t = TestService(protection: .off)
+        let v = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
+        let approved = try t.service.approve(id: v.id)
+        #expect(approved.storedStatus == .approved && approved.approvedAt != nil)
+        let again = #expect(throws: VerifyError.self) { try t.service.approve(id: v.id) }
+        #expect(again?.code == .alreadyUsed)
+        let missing = #expect(throws: VerifyError.self) { try t.service.approve(id: "ver_missing") }
+        #expect(missing?.code == .notFound)
+    }
+
+    @Test func serverCallersSkipPerIPLimitsOnly() throws {
+        let limits = try RateLimits.defaults.overridden(by: "ip_send=1/10m;ip_check=1/10m")
+        var fraud = FraudPolicy()
+        fraud.enabled = false
+        let t = TestService(protection: AbuseProtection(limits: limits, fraud: fraud))
+        let a = try t.service.start(StartRequest(phoneNumber: "+15555550101", clientIP: AbuseProtection.serverCaller)).verification
+        _ = try t.service.start(StartRequest(phoneNumber: "+15555550102", clientIP: AbuseProtection.serverCaller))
+        _ = try t.service.start(StartRequest(phoneNumber: "+15555550103", clientIP: "203.0.113.1"))
+        let limited = #expect(throws: VerifyError.self) { try t.service.start(StartRequest(phoneNumber: "+15555550104", clientIP: "203.0.113.1")) }
+        #expect(limited?.code == .rateLimited)
+        for _ in 0..<2 {
+            #expect(throws: VerifyError.self) { try t.service.check(id: a.id, code: "000000", clientIP: AbuseProtection.serverCaller) }
+        }
+        #expect(try t.service.get(id: a.id).verification.attempts == 2)
+    }
+
+    final class Box: @unchecked Sendable { var id: String? }
+}
