@@ -174,21 +174,3 @@ enum PostgresRows {
             createdAt: stored(f.createdAt), lastUsedAt: f.lastUsedAt.map(stored))
     }
 }
-
-/// Little-endian Int64 arrays as `bytea` (rate-limit event logs), as in the SQLite store.
-enum EventCoding {
-    static func encode(_ events: [Int64]) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(events.count * 8)
-        for e in events { withUnsafeBytes(of: e.littleEndian) { out.append(contentsOf: $0) } }
-        return out
-    }
-
-    static func decode(_ bytes: [UInt8]) -> [Int64] {
-        stride(from: 0, to: bytes.count - bytes.count % 8, by: 8).map { i in
-            var v: Int64 = 0
-            for j in 0..<8 { v |= Int64(bytes[i + j]) << (8 * j) }
-            return v
-        }
-    }
-}

@@ -220,21 +220,3 @@ extension SQLiteTransaction {
             createdAt: SQLiteRows.date(try SQLiteRows.int(row, "created_at")), lastUsedAt: row.int("last_used_at").map(SQLiteRows.date))
     }
 }
-
-/// Little-endian Int64 arrays as blobs (rate-limit event logs).
-enum EventCoding {
-    static func encode(_ events: [Int64]) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(events.count * 8)
-        for e in events { withUnsafeBytes(of: e.littleEndian) { out.append(contentsOf: $0) } }
-        return out
-    }
-
-    static func decode(_ bytes: [UInt8]) -> [Int64] {
-        stride(from: 0, to: bytes.count - bytes.count % 8, by: 8).map { i in
-            var v: Int64 = 0
-            for j in 0..<8 { v |= Int64(bytes[i + j]) << (8 * j) }
-            return v
-        }
-    }
-}

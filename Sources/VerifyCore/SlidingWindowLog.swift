@@ -98,6 +98,24 @@ public struct SlidingWindowLog: Sendable, Equatable {
     }
 }
 
+/// The stored form of a log: little-endian Int64s, the same bytes in every store.
+public enum EventCoding {
+    public static func encode(_ events: [Int64]) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(events.count * 8)
+        for e in events { withUnsafeBytes(of: e.littleEndian) { out.append(contentsOf: $0) } }
+        return out
+    }
+
+    public static func decode(_ bytes: [UInt8]) -> [Int64] {
+        stride(from: 0, to: bytes.count - bytes.count % 8, by: 8).map { i in
+            var v: Int64 = 0
+            for j in 0..<8 { v |= Int64(bytes[i + j]) << (8 * j) }
+            return v
+        }
+    }
+}
+
 /// Where one rule stands for one subject.
 public struct LimitStatus: Sendable, Equatable {
     public let rule: LimitRule
