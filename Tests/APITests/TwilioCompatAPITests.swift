@@ -344,3 +344,30 @@ struct TwilioCompatHarness {
         #expect(h.send(service, to: "+15555550105", extra: [("DeviceIp", "not-an-ip")]).code == 60200)
     }
 }
+
+@Suite struct TwilioCompatCredentialsTests {
+    static let account = "AC" + String(repeating: "0123456789ABCDEF", count: 2)
+    static let key = "SK" + String(repeating: "0123456789abcdef", count: 2)
+
+    @Test func basicAuthMapsUsersToAccounts() throws {
+        let credentials = try TwilioCompatCredentials(parsing: "\(Self.account):tok:en,\(Self.key):s3cret@\(Self.account)")
+        #expect(credentials.authenticate(TwilioCompatHarness.basic(Self.account, "tok:en")) == Self.account)
+        #expect(credentials.authenticate(TwilioCompatHarness.basic(Self.key, "s3cret")) == Self.account)
+        #expect(credentials.authenticate("basic " + Data("\(Self.key):s3cret".utf8).base64EncodedString()) == Self.account)
+        for bad in [
+            TwilioCompatHarness.basic(Self.key, "tok:en"), TwilioCompatHarness.basic(Self.account, "tok:en2"),
+            TwilioCompatHarness.basic(Self.account, "tok"), TwilioCompatHarness.basic(Self.account.lowercased(), "tok:en"),
+            TwilioCompatHarness.basic("", ""), "Basic", "Basic %%%", "Bearer \(Self.account)",
+        ] {
+            #expect(credentials.authenticate(bad) == nil, "\(bad)")
+        }
+        #expect(credentials.authenticate(nil) == nil)
+    }
+
+    @Test func sidsAreTwoLettersAnd32HexDigits() {
+        #expect(TwilioCompatCredentials.isSID("VA" + String(repeating: "a", count: 32), prefix: "VA"))
+        #expect(!TwilioCompatCredentials.isSID("VA" + String(repeating: "g", count: 32), prefix: "VA"))
+        #expect(!TwilioCompatCredentials.isSID("VA" + String(repeating: "a", count: 31), prefix: "VA"))
+        #expect(!TwilioCompatCredentials.isSID("VE" + String(repeating: "a", count: 32), prefix: "VA"))
+    }
+}

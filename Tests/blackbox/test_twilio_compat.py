@@ -435,3 +435,42 @@ def test_endpoints_are_off_without_credentials(server):
     status, _, body = server.request("GET", "/v2/Services")
     assert status == 404
     assert body["error"]["code"] == "not_found"
+
+
+def test_postgres_store_answers_501_until_it_keeps_the_compat_records(data_dir):
+    """The PostgreSQL store does not implement TwilioCompatStore yet: /v2 says so, clearly."""
+    import shutil
+    import subprocess
+    import uuid
+
+    test_url = os.environ.get("PHONE_VERIFY_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:55432/phone_verify_test")
+    parts = urllib.parse.urlsplit(test_url)
+
+    def url(database):
+        return urllib.parse.urlunsplit((parts.scheme, parts.netloc, "/" + database, parts.query, parts.fragment))
+
+    def psql(sql):
+        if shutil.which("psql") is None:
+            pytest.fail("psql is missing: install the postgresql-client package")
+        done = subprocess.run(["psql", url("postgres"), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", sql],
+                              capture_output=True, text=True, timeout=60)
+        if done.returncode != 0:
+            pytest.fail(f"PostgreSQL refused {sql!r}: {done.stderr.strip()} (start it with `scripts/postgres start`)")
+
+    name = "pv_twilio_%d_%s" % (os.getpid(), uuid.uuid4().hex[:10])
+    psql(f"CREATE DATABASE {name}")
+    try:
+        server = Server(data_dir, {"PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS": CREDENTIALS,
+                                   "PHONE_VERIFY_DATABASE_URL": url(name)}).start()
+        try:
+            client = sdk(server)
+            expect_error(lambda: client.verify.v2.services.create(friendly_name="Acme"), 501, 20501, "PostgreSQL")
+            jsonschema.validate(client.http_client.last_json(), ERROR_SCHEMA)
+            expect_error(lambda: sdk(server, ACCOUNT, "wrong").verify.v2.services.create(friendly_name="x"), 401, 20003)
+            # The native API works as usual on the same server.
+            status, _, body = server.request("POST", "/v1/verifications", {"phone_number": next_number()})
+            assert status == 201, body
+        finally:
+            server.stop()
+    finally:
+        psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
