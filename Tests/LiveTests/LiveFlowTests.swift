@@ -81,17 +81,22 @@ import VerifyCore
         #expect(statuses.filter { $0 == 409 }.count == 19)
     }
 
-    @Test func logsNeverHoldTheCodeOrTheFullNumber() throws {
+    @Test func logsNeverHoldTheCodeTheFullNumberTheTokenOrTheSecret() throws {
         let server = try LiveServer()
         let id = try #require(try server.call("POST", "/v1/verifications", json: #"{"phone_number":"\#(phone)"}"#).json["id"]?.stringValue)
         let code = try server.code(for: id, phone: phone)
-        _ = try server.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(code)"}"#)
+        let checked = try server.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(code)"}"#)
+        let token = try #require(checked.json["credential"]?["token"]?.stringValue)
+        let secret = try String(contentsOfFile: server.dataDirectory + "/code-secret", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         server.stop()
         let lines = server.logs.lines
         #expect(lines.count > 3)
         for line in lines {
             #expect(!line.contains("4155552671"))
             #expect(!line.replacingOccurrences(of: id, with: "").contains(code))
+            #expect(!line.contains(token) && !line.contains(String(token.split(separator: ".")[2])))
+            #expect(!line.contains(secret))
         }
     }
 
