@@ -17,7 +17,6 @@ struct DiscoveryRoutes: Sendable {
             let document: JSONValue = [
                 "issuer": .string(issuer),
                 "jwks_uri": .string(issuer + "/.well-known/jwks.json"),
-                "introspection_endpoint": .string(issuer + "/v1/credentials/introspect"),
                 "id_token_signing_alg_values_supported": .array(algorithms.map { .string($0) }),
                 "token_endpoint_auth_methods_supported": ["none"],
                 "subject_types_supported": ["public"],

@@ -4173,7 +4173,6 @@ public enum OpenAPIDocument {
         "required": [
           "issuer",
           "jwks_uri",
-          "introspection_endpoint",
           "id_token_signing_alg_values_supported",
           "token_endpoint_auth_methods_supported",
           "subject_types_supported",
@@ -4184,9 +4183,6 @@ public enum OpenAPIDocument {
             "type": "string"
           },
           "jwks_uri": {
-            "type": "string"
-          },
-          "introspection_endpoint": {
             "type": "string"
           },
           "id_token_signing_alg_values_supported": {
