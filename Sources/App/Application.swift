@@ -112,8 +112,9 @@ public final class Application: @unchecked Sendable {
         dependencies.sessions = try SessionWiring.verifier(c, issuer: issuer, keys: keyRing, clock: clock, logger: logger)
         dependencies.callbackAuth = GatewayFactory.callbackAuth(c, publicURL: publicURL)
         if let credentials = c.twilioCompatCredentials {
-            // The /v2 endpoints need a store that keeps their services and links (SQLite); with
-            // another store they answer 501 with a clear message (docs/TWILIO_COMPAT.md).
+            // The /v2 endpoints need a store that keeps their services and links (SQLite and
+            // PostgreSQL both do); with another store they answer 501 with a clear message
+            // (docs/TWILIO_COMPAT.md).
             let compatStore = store as? any TwilioCompatStore
             if compatStore == nil {
                 logger.warning("the Twilio-compatible API is not available with this store; /v2 answers 501", [("database", opened.description)])

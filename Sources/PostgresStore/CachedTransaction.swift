@@ -104,6 +104,10 @@ final class CachedTransaction: StoreTransaction {
         var idempotency: [String: IdempotencyRecord] = [:]
         var outbox: [String: [OutboxChange]] = [:]
         var factors: [FactorChange] = []
+        /// Twilio-compatible services saved (or, `nil`, deleted) by this run.
+        var compatServices: [String: CompatService?] = [:]
+        /// Twilio-compatible links inserted by this run, in order.
+        var compatLinks: [CompatVerificationLink] = []
         var statements: [(sql: String, params: [PostgresValue])] = []
         var misses = Wants()
     }
@@ -113,10 +117,42 @@ final class CachedTransaction: StoreTransaction {
     let fraudFrom: Int64
     var fetched = Fetched()
     var changes = Changes()
+    /// The connection this transaction runs on, for the reads that go straight to the server
+    /// instead of through the cache (the Twilio-compatible records: see `PostgresStore+TwilioCompat`).
+    let connection: PostgresConnection?
+    /// Counts a round trip of a direct read.
+    let countTrip: () -> Void
+    /// Whether `BEGIN` has been sent (writes): the first fetch or direct read sends it.
+    var begun = false
+    /// The server's error for a direct read: it ended the attempt (a write's transaction is then
+    /// aborted), whatever the body did with it; the store rethrows it after the run, so that a
+    /// retriable failure is retried.
+    var directFailure: (any Error)?
 
-    init(mode: Mode, fraudFrom: Int64) {
+    init(mode: Mode, fraudFrom: Int64, connection: PostgresConnection? = nil, countTrip: @escaping () -> Void = {}) {
         self.mode = mode
         self.fraudFrom = fraudFrom
+        self.connection = connection
+        self.countTrip = countTrip
+    }
+
+    /// Runs `statements` on the connection in one round trip, within the write's transaction
+    /// (sending `BEGIN` first if it has not been sent yet); the rows of each statement.
+    func direct(_ statements: [(sql: String, params: [PostgresValue])]) throws -> [[PostgresRow]] {
+        if let directFailure { throw directFailure }
+        guard let connection else { throw PostgresStoreError.usage("this transaction has no connection for direct reads") }
+        var statements = statements
+        let beginning = mode == .write && !begun
+        if beginning { statements.insert(("BEGIN", []), at: 0) }
+        do {
+            countTrip()
+            let results = try connection.pipeline(statements)
+            if beginning { begun = true }
+            return Array(results.suffix(statements.count - (beginning ? 1 : 0)))
+        } catch {
+            directFailure = error
+            throw error
+        }
     }
 
     /// Forgets the previous run's writes and misses.

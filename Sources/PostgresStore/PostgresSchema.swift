@@ -125,6 +125,24 @@ enum PostgresSchema {
             -- request changes, its update is HOT (no index entry, no index bloat).
             ALTER TABLE limit_logs SET (fillfactor = 70);
             """),
+        PostgresMigration(version: 6, name: "Twilio-compatible services and verification links", sql: """
+            CREATE TABLE twilio_services (
+                sid TEXT PRIMARY KEY,
+                account_sid TEXT NOT NULL,
+                settings TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL
+            );
+            CREATE INDEX twilio_services_account ON twilio_services (account_sid, created_at, sid);
+            CREATE TABLE twilio_verifications (
+                verification_id TEXT PRIMARY KEY,
+                service_sid TEXT NOT NULL,
+                account_sid TEXT NOT NULL,
+                to_number TEXT NOT NULL,
+                created_at BIGINT NOT NULL
+            );
+            CREATE INDEX twilio_verifications_to ON twilio_verifications (service_sid, to_number, created_at);
+            """),
     ]
 
     /// Unique constraints whose violation means "a concurrent transaction inserted the same key

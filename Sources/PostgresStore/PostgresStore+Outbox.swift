@@ -129,6 +129,13 @@ extension PostgresStore {
                     let results = try trip {
                         try connection.pipelineResults([
                             ("DELETE FROM verifications WHERE expires_at < $1", [c]),
+                            // Twilio-compatible links of purged verifications (not counted: bookkeeping of the rows above).
+                            (
+                                """
+                                DELETE FROM twilio_verifications l WHERE l.created_at < $1
+                                    AND NOT EXISTS (SELECT 1 FROM verifications v WHERE v.id = l.verification_id)
+                                """, [c]
+                            ),
                             ("DELETE FROM outbox WHERE expires_at < $1 AND status <> 'queued'", [c]),
                             ("DELETE FROM idempotency_keys WHERE created_at < $1", [c]),
                             ("DELETE FROM limit_logs WHERE expires_at < $1", [c]),
@@ -136,7 +143,8 @@ extension PostgresStore {
                             ("COMMIT", []),
                         ])
                     }
-                    return results.dropLast().reduce(0) { $0 + $1.affectedRows }
+                    // Skip the links' count (index 1) and COMMIT's.
+                    return results.dropLast().enumerated().reduce(0) { $0 + ($1.offset == 1 ? 0 : $1.element.affectedRows) }
                 } catch {
                     if connection.isInTransaction { _ = try? trip { try connection.execute("ROLLBACK") } }
                     throw error

@@ -43,8 +43,10 @@ import VerifyCore
 ///
 /// A refused start (429) costs BEGIN + reads, then ROLLBACK: 2; a write that reads nothing
 /// (BEGIN, writes and COMMIT together): 1. Outbox calls (claim, complete, renew, release,
-/// receipt, queue depth) are 1 each, purge 2. Blocking calls run on the caller's thread; the pool
-/// is thread-safe and a transaction holds one connection throughout.
+/// receipt, queue depth) are 1 each, purge 2. The Twilio-compatible records' reads go straight
+/// to the server, one round trip each (see `PostgresStore+TwilioCompat.swift`). Blocking calls
+/// run on the caller's thread; the pool is thread-safe and a transaction holds one connection
+/// throughout.
 public final class PostgresStore: VerificationStore, OutboxStore, SigningKeyStore, Sendable {
     let pool: PostgresPool
     /// The URL connected to, password replaced by `***`: safe for logs.
@@ -119,6 +121,9 @@ public final class PostgresStore: VerificationStore, OutboxStore, SigningKeyStor
     /// answer), for tests and diagnostics.
     public var roundTrips: Int { trips.load(ordering: .relaxed) }
 
+    /// Counts one round trip made by other means (a transaction's direct reads).
+    func countTrip() { trips.add(1, ordering: .relaxed) }
+
     /// Counts one round trip.
     func trip<T>(_ body: () throws -> T) rethrows -> T {
         trips.add(1, ordering: .relaxed)
@@ -141,11 +146,12 @@ public final class PostgresStore: VerificationStore, OutboxStore, SigningKeyStor
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) throws -> T {
         try retrying(connectionFailures: true) {
             try pool.withConnection { connection in
-                let tx = CachedTransaction(mode: .read, fraudFrom: fraudFrom())
+                let tx = CachedTransaction(mode: .read, fraudFrom: fraudFrom(), connection: connection, countTrip: countTrip)
                 var rounds = 0
                 while true {
                     tx.startRun()
                     let outcome = Result { try body(tx) }
+                    if let failure = tx.directFailure { throw failure }
                     let misses = tx.changes.misses
                     if misses.isEmpty { return try outcome.mapError(BodyError.init).get() }
                     rounds += 1
@@ -163,10 +169,10 @@ public final class PostgresStore: VerificationStore, OutboxStore, SigningKeyStor
     private func runWrite<T>(
         _ connection: PostgresConnection, _ reading: ReadSet, _ body: (any StoreTransaction) throws -> T
     ) throws -> T {
-        let tx = CachedTransaction(mode: .write, fraudFrom: fraudFrom())
+        let tx = CachedTransaction(mode: .write, fraudFrom: fraudFrom(), connection: connection, countTrip: countTrip)
         var wants = Wants(reading, fraudFrom: tx.fraudFrom)
-        // BEGIN travels with the first statements that need it: the first fetch, or the commit.
-        var begun = false
+        // BEGIN travels with the first statements that need it: the first fetch or direct read
+        // (`tx.begun`), or the commit.
         var rounds = 0
         do {
             while true {
@@ -174,22 +180,23 @@ public final class PostgresStore: VerificationStore, OutboxStore, SigningKeyStor
                     learnFraudLookback(wants)
                     let plan = tx.plan(wants)
                     var statements = plan.map { (sql: $0.sql, params: $0.params) }
-                    if !begun { statements.insert(("BEGIN", []), at: 0) }
+                    if !tx.begun { statements.insert(("BEGIN", []), at: 0) }
                     let results = try trip { try connection.pipeline(statements) }
-                    begun = true
+                    tx.begun = true
                     try absorb(plan, Array(results.suffix(plan.count)))
                 }
                 tx.startRun()
                 let outcome = Result { try body(tx) }
+                if let failure = tx.directFailure { throw failure }
                 let misses = tx.changes.misses
                 if misses.isEmpty {
                     let value = try outcome.mapError(BodyError.init).get()
                     var statements = tx.changes.statements
                     if statements.isEmpty {
-                        if begun { try trip { try connection.execute("COMMIT") } }
+                        if tx.begun { try trip { try connection.execute("COMMIT") } }
                         return value
                     }
-                    if !begun { statements.insert(("BEGIN", []), at: 0) }
+                    if !tx.begun { statements.insert(("BEGIN", []), at: 0) }
                     statements.append(("COMMIT", []))
                     do {
                         _ = try trip { try connection.pipelineResults(statements) }

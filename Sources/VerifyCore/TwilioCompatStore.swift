@@ -81,8 +81,8 @@ public protocol TwilioCompatTransaction: TwilioCompatReader {
 
 /// A store that keeps the Twilio-compatible API's services and links: its readers and write
 /// transactions also conform to `TwilioCompatReader` / `TwilioCompatTransaction`. A separate
-/// protocol, so stores without it (PostgreSQL, for now) still build; the application enables
-/// the `/v2/…` endpoints only for a store that conforms.
+/// protocol, so stores without it (test doubles, say) still build; the application enables the
+/// `/v2/…` endpoints only for a store that conforms (SQLite and PostgreSQL do).
 public protocol TwilioCompatStore: VerificationStore {}
 
 extension TwilioCompatStore {

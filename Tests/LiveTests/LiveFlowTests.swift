@@ -15,7 +15,14 @@ import VerifyCore
         let id = try #require(started.json["id"]?.stringValue)
         let code = try server.code(for: id, phone: phone)
         #expect(server.console.contains { $0.hasPrefix("SMS to +1 415-555-2671 (\(id), sign_in): code \(code), expires ") })
-        let get = try server.call("GET", "/v1/verifications/\(id)")
+        // The dev inbox records a message as it is handed to the gateway; the outcome is written
+        // just after, so the status may lag the code by a moment.
+        var get = try server.call("GET", "/v1/verifications/\(id)")
+        let deadline = Date().addingTimeInterval(5)
+        while get.json["delivery"]?["status"] != "sent" && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            get = try server.call("GET", "/v1/verifications/\(id)")
+        }
         #expect(get.json["delivery"]?["status"] == "sent")
         #expect(get.json["delivery"]?["gateway"] == "console")
         let checked = try server.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(code)"}"#)

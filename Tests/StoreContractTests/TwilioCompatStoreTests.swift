@@ -5,9 +5,8 @@ import VerifyCore
 import VerifyTesting
 
 /// The Twilio-compatible records, on every store that keeps them (`TwilioCompatStore`).
-/// PostgreSQL does not conform yet: the application answers 501 on /v2 with it.
 @Suite struct TwilioCompatStoreTests {
-    static let compatKinds: [StoreKind] = [.memory, .sqlite]
+    static let compatKinds: [StoreKind] = [.memory, .sqlite, .postgres]
 
     func make(_ kind: StoreKind) throws -> any TwilioCompatStore & OutboxStore {
         try #require(try kind.make() as? any TwilioCompatStore & OutboxStore)
@@ -65,6 +64,43 @@ import VerifyTesting
         #expect(try store.compatRead { try $0.compatLink(verificationID: "ver_c") }?.serviceSID == "VA2")
         let messages = try store.compatRead { try $0.compatMessages(verificationID: "ver_b") }
         #expect(Set(messages.map(\.id)) == ["msg_1", "msg_2"])
+    }
+
+    /// A write body reads its own compat writes (PostgreSQL buffers them until COMMIT).
+    @Test(arguments: compatKinds) func aBodyReadsItsOwnCompatWrites(_ kind: StoreKind) throws {
+        let store = try make(kind)
+        try store.compatWrite { tx in
+            try tx.insert(sample("ver_old"))
+            try tx.linkCompatVerification(CompatVerificationLink(
+                verificationID: "ver_old", serviceSID: "VA1", accountSID: "AC1", to: "+15555550123", createdAt: t0))
+        }
+        let first = try store.compatWrite { tx -> [String] in
+            try tx.saveCompatService(service("VA1"))
+            try tx.insert(sample("ver_new"))
+            try tx.linkCompatVerification(CompatVerificationLink(
+                verificationID: "ver_new", serviceSID: "VA1", accountSID: "AC1", to: "+15555550123",
+                createdAt: t0.addingTimeInterval(5)))
+            return [
+                try tx.compatService(sid: "VA1")?.sid ?? "-",
+                try tx.compatServices(accountSID: "AC1", offset: 0, limit: 10).map(\.sid).joined(separator: ","),
+                try tx.compatLatestVerificationID(serviceSID: "VA1", to: "+15555550123") ?? "-",
+                try tx.compatLink(verificationID: "ver_new")?.serviceSID ?? "-",
+                try tx.compatPendingVerificationIDs(serviceSID: "VA1").sorted().joined(separator: ","),
+            ]
+        }
+        #expect(first == ["VA1", "VA1", "ver_new", "VA1", "ver_new,ver_old"])
+        let second = try store.compatWrite { tx -> [String] in
+            var canceled = sample("ver_old")
+            canceled.storedStatus = .canceled
+            try tx.update(canceled)
+            try tx.deleteCompatService(sid: "VA1")
+            return [
+                try tx.compatService(sid: "VA1")?.sid ?? "-",
+                try tx.compatServices(accountSID: "AC1", offset: 0, limit: 10).map(\.sid).joined(separator: ","),
+                try tx.compatPendingVerificationIDs(serviceSID: "VA1").joined(separator: ","),
+            ]
+        }
+        #expect(second == ["-", "", "ver_new"])
     }
 
     @Test(arguments: compatKinds) func aThrowingBodyLeavesNothing(_ kind: StoreKind) throws {

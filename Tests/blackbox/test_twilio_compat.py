@@ -437,8 +437,11 @@ def test_endpoints_are_off_without_credentials(server):
     assert body["error"]["code"] == "not_found"
 
 
-def test_postgres_store_answers_501_until_it_keeps_the_compat_records(data_dir):
-    """The PostgreSQL store does not implement TwilioCompatStore yet: /v2 says so, clearly."""
+def test_main_flows_on_the_postgres_store():
+    """The PostgreSQL store keeps the compat records too: the main flows run unchanged on it.
+
+    Needs a PostgreSQL server (`scripts/postgres start`; PHONE_VERIFY_TEST_POSTGRES_URL overrides the URL).
+    """
     import shutil
     import subprocess
     import uuid
@@ -455,22 +458,33 @@ def test_postgres_store_answers_501_until_it_keeps_the_compat_records(data_dir):
         done = subprocess.run(["psql", url("postgres"), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", sql],
                               capture_output=True, text=True, timeout=60)
         if done.returncode != 0:
-            pytest.fail(f"PostgreSQL refused {sql!r}: {done.stderr.strip()} (start it with `scripts/postgres start`)")
+            pytest.fail(f"PostgreSQL at {url('postgres')} refused {sql!r}: {done.stderr.strip()} "
+                        "(start a server with `scripts/postgres start` or set PHONE_VERIFY_TEST_POSTGRES_URL)")
 
     name = "pv_twilio_%d_%s" % (os.getpid(), uuid.uuid4().hex[:10])
     psql(f"CREATE DATABASE {name}")
     try:
-        server = Server(data_dir, {"PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS": CREDENTIALS,
-                                   "PHONE_VERIFY_DATABASE_URL": url(name)}).start()
-        try:
-            client = sdk(server)
-            expect_error(lambda: client.verify.v2.services.create(friendly_name="Acme"), 501, 20501, "PostgreSQL")
-            jsonschema.validate(client.http_client.last_json(), ERROR_SCHEMA)
-            expect_error(lambda: sdk(server, ACCOUNT, "wrong").verify.v2.services.create(friendly_name="x"), 401, 20003)
-            # The native API works as usual on the same server.
-            status, _, body = server.request("POST", "/v1/verifications", {"phone_number": next_number()})
-            assert status == 201, body
-        finally:
-            server.stop()
+        env = {
+            "PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS": CREDENTIALS,
+            "PHONE_VERIFY_DATABASE_URL": url(name),
+            "PHONE_VERIFY_FRAUD": "off",
+            "PHONE_VERIFY_LIMITS": "prefix_send=off",
+            "PHONE_VERIFY_ALLOWED_LINE_TYPES": "mobile,fixed_line_or_mobile,fixed_line",
+        }
+        with tempfile.TemporaryDirectory(prefix="phone-verify-twilio-pg-") as data_dir:
+            server = Server(data_dir, env).start()
+            try:
+                for flow in (test_services_crud_and_paging, test_verification_start_check_and_native_view,
+                             test_repeat_send_returns_same_verification_with_a_new_code, test_sixth_check_is_60202,
+                             test_status_updates_cancel_and_approve, test_custom_code_and_custom_friendly_name,
+                             test_unknown_resources_and_other_accounts_are_20404,
+                             test_deleting_a_service_cancels_its_pending_verifications):
+                    flow(server, sdk(server))
+                test_bad_credentials_are_401_20003(server)
+                # The native API works as usual on the same server.
+                status, _, body = server.request("POST", "/v1/verifications", {"phone_number": next_number()})
+                assert status == 201, body
+            finally:
+                server.stop()
     finally:
         psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
