@@ -40,6 +40,9 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     public let owner: String
 
     private let condition = NSCondition()
+    /// The lease keeper sleeps on its own condition: a wake-up meant for a sending thread must
+    /// never be absorbed by it (a lost wake-up delays a message until the next poll).
+    private let keeperCondition = NSCondition()
     private var wakeups = 0
     private var running = false
     private var busy = 0
@@ -92,6 +95,12 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         running = false
         stopRequested = true
         condition.broadcast()
+        condition.unlock()
+        // Never hold `condition` while taking `keeperCondition` (the keeper takes them the other way).
+        keeperCondition.lock()
+        keeperCondition.broadcast()
+        keeperCondition.unlock()
+        condition.lock()
         while threadsAlive > 0 { condition.wait() }
         condition.unlock()
         do { try outbox.releaseLeases(owner: owner) } catch {
@@ -122,12 +131,14 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     /// Renews this worker's leases every third of the lease while it runs.
     private func keepLeases() {
         let period = Double(configuration.leaseSeconds) / 3
-        condition.lock()
-        while running {
-            _ = condition.wait(until: Date().addingTimeInterval(period))
-            guard running else { break }
-            let holding = busy > 0
+        while isRunning {
+            keeperCondition.lock()
+            if isRunning { _ = keeperCondition.wait(until: Date().addingTimeInterval(period)) }
+            keeperCondition.unlock()
+            condition.lock()
+            let (live, holding) = (running, busy > 0)
             condition.unlock()
+            guard live else { break }
             if holding {
                 do {
                     try outbox.renewLeases(owner: owner, until: clock.now().addingTimeInterval(TimeInterval(configuration.leaseSeconds)))
@@ -135,9 +146,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
                     logger.warning("could not renew outbox leases", [("error", String(describing: error))])
                 }
             }
-            condition.lock()
         }
-        condition.unlock()
         threadEnded()
     }
 
