@@ -89,6 +89,19 @@ public class LabeledValues<Value>: @unchecked Sendable {
     }
 }
 
+extension LabeledValues where Value == Double {
+    /// HELP, TYPE and one sample line per label set, label sets in a stable order.
+    func renderSamples(type: String, into out: inout String) {
+        lock.lock()
+        let snapshot = values
+        lock.unlock()
+        out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+        for key in snapshot.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            out += "\(name)\(labelText(key)) \(Self.format(snapshot[key]!))\n"
+        }
+    }
+}
+
 /// A monotonically increasing count.
 public final class Counter: LabeledValues<Double>, MetricFamily, @unchecked Sendable {
     public func increment(_ labels: [String] = [], by amount: Double = 1) {
@@ -97,15 +110,7 @@ public final class Counter: LabeledValues<Double>, MetricFamily, @unchecked Send
         lock.unlock()
     }
 
-    func render(into out: inout String) {
-        lock.lock()
-        let snapshot = values
-        lock.unlock()
-        out += "# HELP \(name) \(help)\n# TYPE \(name) counter\n"
-        for key in snapshot.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            out += "\(name)\(labelText(key)) \(Self.format(snapshot[key]!))\n"
-        }
-    }
+    func render(into out: inout String) { renderSamples(type: "counter", into: &out) }
 }
 
 /// A value that goes up and down.
@@ -116,15 +121,7 @@ public final class Gauge: LabeledValues<Double>, MetricFamily, @unchecked Sendab
         lock.unlock()
     }
 
-    func render(into out: inout String) {
-        lock.lock()
-        let snapshot = values
-        lock.unlock()
-        out += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n"
-        for key in snapshot.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            out += "\(name)\(labelText(key)) \(Self.format(snapshot[key]!))\n"
-        }
-    }
+    func render(into out: inout String) { renderSamples(type: "gauge", into: &out) }
 }
 
 /// Observations in cumulative buckets, with sum and count.
