@@ -44,6 +44,8 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     /// never be absorbed by it (a lost wake-up delays a message until the next poll).
     private let keeperCondition = NSCondition()
     private var wakeups = 0
+    /// Messages queued under this worker's lease, delivered from memory (see `handOff`).
+    private var handed: [(message: OutboxMessage, payload: MessagePayload)] = []
     private var running = false
     private var busy = 0
     private var threadsAlive = 0
@@ -67,6 +69,24 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     /// Wakes the worker: called after a commit that queued messages.
     public func messagesQueued() {
         condition.lock()
+        wakeups += 1
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Most messages held in memory; past this, new messages are queued unclaimed.
+    private var handOffCapacity: Int { max(1, configuration.batchSize * configuration.threads * 4) }
+
+    public func handOffLease(now: Date) -> OutboxLease? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard running && !stopRequested && handed.count < handOffCapacity else { return nil }
+        return OutboxLease(owner: owner, until: now.addingTimeInterval(TimeInterval(configuration.leaseSeconds)))
+    }
+
+    public func handOff(_ message: OutboxMessage, payload: MessagePayload) {
+        condition.lock()
+        handed.append((message, payload))
         wakeups += 1
         condition.signal()
         condition.unlock()
@@ -136,7 +156,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
             if isRunning { _ = keeperCondition.wait(until: Date().addingTimeInterval(period)) }
             keeperCondition.unlock()
             condition.lock()
-            let (live, holding) = (running, busy > 0)
+            let (live, holding) = (running, busy > 0 || !handed.isEmpty)
             condition.unlock()
             guard live else { break }
             if holding {
@@ -173,23 +193,39 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Claims and processes one batch; returns how many messages it handled.
+    /// Takes up to a batch of handed-over messages, counted as busy while they are sent.
+    private func takeHanded() -> [(message: OutboxMessage, payload: MessagePayload?)] {
+        condition.lock()
+        defer { condition.unlock() }
+        let count = min(handed.count, configuration.batchSize)
+        guard count > 0 else { return [] }
+        let batch = handed[..<count].map { (message: $0.message, payload: Optional($0.payload)) }
+        handed.removeFirst(count)
+        busy += 1
+        return batch
+    }
+
+    /// Processes one batch (handed over in memory first, else claimed from the store); returns
+    /// how many messages it handled.
     @discardableResult
     public func runOnce() -> Int {
-        let now = clock.now()
-        let claimed: [OutboxMessage]
-        do {
-            claimed = try outbox.claimDue(
-                limit: configuration.batchSize, now: now,
-                leaseUntil: now.addingTimeInterval(TimeInterval(configuration.leaseSeconds)), owner: owner)
-        } catch {
-            logger.error("outbox claim failed", [("error", String(describing: error))])
-            return 0
+        var claimed = takeHanded()
+        if claimed.isEmpty {
+            let now = clock.now()
+            do {
+                claimed = try outbox.claimDue(
+                    limit: configuration.batchSize, now: now,
+                    leaseUntil: now.addingTimeInterval(TimeInterval(configuration.leaseSeconds)), owner: owner
+                ).map { (message: $0, payload: nil) }
+            } catch {
+                logger.error("outbox claim failed", [("error", String(describing: error))])
+                return 0
+            }
+            guard !claimed.isEmpty else { return 0 }
+            condition.lock()
+            busy += 1
+            condition.unlock()
         }
-        guard !claimed.isEmpty else { return 0 }
-        condition.lock()
-        busy += 1
-        condition.unlock()
         defer {
             condition.lock()
             busy -= 1
@@ -199,10 +235,10 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         // most ~50 ms of messages), and together when it is fast (console, local gateways).
         var pending: [OutboxOutcome] = []
         var lastFlush = DispatchTime.now().uptimeNanoseconds
-        for message in claimed {
+        for (message, payload) in claimed {
             // Stopping: finish the message in hand, leave the rest (their leases are released).
             if isStopping { break }
-            pending.append(deliver(message))
+            pending.append(deliver(message, payload: payload))
             let now = DispatchTime.now().uptimeNanoseconds
             if now - lastFlush >= 50_000_000 {
                 flush(&pending)
@@ -223,7 +259,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         outcomes.removeAll()
     }
 
-    private func deliver(_ message: OutboxMessage) -> OutboxOutcome {
+    private func deliver(_ message: OutboxMessage, payload known: MessagePayload?) -> OutboxOutcome {
         let now = clock.now()
         let attempts = message.attempts + 1
         func outcome(_ status: DeliveryStatus, error: String?, next: Date? = nil, provider: String? = nil, via: String? = nil) -> OutboxOutcome {
@@ -234,7 +270,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         guard now < message.expiresAt else { return outcome(.failed, error: "code expired before delivery") }
         let payload: MessagePayload
         do {
-            payload = try JSONDecoder().decode(MessagePayload.self, from: Data(try sealer.open(message.sealedPayload)))
+            payload = try known ?? JSONDecoder().decode(MessagePayload.self, from: Data(try sealer.open(message.sealedPayload)))
         } catch {
             logger.error("outbox payload cannot be opened (wrong PHONE_VERIFY_CODE_SECRET?)", [("message_id", message.id)])
             return outcome(.failed, error: "payload cannot be decrypted")

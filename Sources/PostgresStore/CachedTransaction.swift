@@ -547,8 +547,10 @@ final class CachedTransaction: StoreTransaction {
         changes.verifications[verification.id] = (PostgresRows.stored(verification), inserted)
     }
 
-    func enqueue(_ message: OutboxMessage) throws {
-        try write(PostgresRows.insertMessage, PostgresRows.values(message))
+    func enqueue(_ message: OutboxMessage, lease: OutboxLease?) throws {
+        try write(
+            PostgresRows.insertMessage,
+            PostgresRows.values(message) + [PostgresRows.text(lease?.owner), PostgresRows.millis(lease?.until)])
         changes.outbox[message.verificationID, default: []].append(.enqueue(PostgresRows.stored(message)))
     }
 

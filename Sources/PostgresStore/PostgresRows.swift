@@ -116,7 +116,7 @@ enum PostgresRows {
         """
 
     static let insertMessage =
-        "INSERT INTO outbox (\(outboxColumns)) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)"
+        "INSERT INTO outbox (\(outboxColumns), lease_owner, lease_until) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)"
 
     static func values(_ m: OutboxMessage) -> [PostgresValue] {
         [

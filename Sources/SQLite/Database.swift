@@ -31,6 +31,9 @@ public final class Database: Sendable {
         // The writer's hot pages (indexes, limit logs, the outbox tail) stay in its own cache
         // instead of being re-read through pread on every transaction.
         try connection.execute("PRAGMA cache_size = -8192")
+        // Each job of a batch runs in a savepoint; past 64 KiB their statement journal would
+        // spill into a new /var/tmp file per batch (open, write, unlink). Keep it in memory.
+        try connection.execute("PRAGMA temp_store = MEMORY")
         self.appliedMigrations = try Migrator.migrate(connection, migrations)
         self.configuration = configuration
         self.writer = Writer(

@@ -96,10 +96,10 @@ final class SQLiteTransaction: StoreTransaction {
             ])
     }
 
-    func enqueue(_ message: OutboxMessage) throws {
+    func enqueue(_ message: OutboxMessage, lease: OutboxLease?) throws {
         try db.run(
-            "INSERT INTO outbox (\(SQLiteRows.outboxColumns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            SQLiteRows.values(message))
+            "INSERT INTO outbox (\(SQLiteRows.outboxColumns), lease_owner, lease_until) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            SQLiteRows.values(message) + [SQLiteRows.text(lease?.owner), SQLiteRows.millis(lease?.until)])
     }
 
     func supersedeQueuedMessages(verificationID: String, reason: String, now: Date) throws {

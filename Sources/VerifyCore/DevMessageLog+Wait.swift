@@ -1,7 +1,8 @@
 import Foundation
 
 /// A ``DevMessageLog`` that can say when messages arrive, so live views (the dev inbox's
-/// server-sent events) wait for them instead of polling.
+/// server-sent events) and waiting lookups (`GET /dev/messages?wait=`) wait for them instead
+/// of polling.
 ///
 /// A separate protocol rather than requirements added to `DevMessageLog`: callers ask with
 /// `as? DevMessageFeed` and fall back to polling logs that cannot wait.
@@ -10,4 +11,29 @@ public protocol DevMessageFeed: DevMessageLog {
     var count: Int { get }
     /// Blocks until `count` exceeds `seen` or `timeout` passes, and returns `count`.
     func wait(after seen: Int, timeout: TimeInterval) -> Int
+    /// The matching messages, newest first; when none match yet, waits up to `timeout` for one.
+    func waitForMessages(to phoneNumber: String?, verificationID: String?, limit: Int, timeout: TimeInterval) -> [DevMessage]
+}
+
+extension DevMessageLog {
+    /// Newest first, filtered by number and/or verification (a default that filters
+    /// `messages(to:limit:)`; a log with an index does better).
+    public func messages(to phoneNumber: String?, verificationID: String?, limit: Int) -> [DevMessage] {
+        guard let verificationID else { return messages(to: phoneNumber, limit: limit) }
+        return Array(messages(to: phoneNumber, limit: 1000).filter { $0.verificationID == verificationID }.prefix(limit))
+    }
+}
+
+extension DevMessageFeed {
+    /// A default on top of `wait(after:timeout:)`: wakes on every message and looks again.
+    public func waitForMessages(to phoneNumber: String?, verificationID: String?, limit: Int, timeout: TimeInterval) -> [DevMessage] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var seen = count
+        while true {
+            let found = messages(to: phoneNumber, verificationID: verificationID, limit: limit)
+            let left = deadline.timeIntervalSinceNow
+            if !found.isEmpty || left <= 0 || (phoneNumber == nil && verificationID == nil) { return found }
+            seen = wait(after: seen, timeout: left)
+        }
+    }
 }

@@ -74,4 +74,6 @@ public protocol DevMessageLog: Sendable {
     func record(_ message: DevMessage)
     /// Newest first, optionally only those to one E.164 number.
     func messages(to phoneNumber: String?, limit: Int) -> [DevMessage]
+    /// Newest first, filtered by number and/or verification.
+    func messages(to phoneNumber: String?, verificationID: String?, limit: Int) -> [DevMessage]
 }

@@ -122,7 +122,7 @@ public struct VerificationService: Sendable {
         let options = request.options
         try options.validate()
         let number = try testE164.map { try testNumber($0, now: now) } ?? options.vet(vet(request.phoneNumber, defaultRegion: request.defaultRegion))
-        let id = random.identifier(prefix: "ver_")
+        let id = random.timeOrderedIdentifier(prefix: "ver_", at: now)
         let code = testE164.flatMap { protection.testNumbers.codes[$0] } ?? options.customCode
             ?? CodeGenerator(length: options.codeLength ?? policy.codeLength, random: random).next()
         let verification = Verification(
@@ -133,7 +133,11 @@ public struct VerificationService: Sendable {
             maxAttempts: policy.maxAttempts, maxSends: policy.maxSends, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(policy.codeTTL)), lastSentAt: now,
             resendAvailableAt: now.addingTimeInterval(TimeInterval(policy.cooldown(afterSends: 1))))
-        let message = testE164 == nil ? try outboxMessage(for: verification, code: code, now: now, options: options) : nil
+        let queued = testE164 == nil ? try sealedMessage(for: verification, code: code, now: now, options: options) : nil
+        let message = queued?.message
+        // Claimed as it is inserted when the local worker can take it from memory (no claim
+        // transaction, no poll); otherwise any worker claims it from the store.
+        let lease = message == nil ? nil : notifier.handOffLease(now: now)
         let fingerprint = [number.e164, request.channel, request.locale ?? "", request.purpose.rawValue,
                            request.subject ?? ""].joined(separator: "|")
         let scopedKey = request.idempotencyKey.map { request.clientIP + "|" + $0 }
@@ -160,7 +164,7 @@ public struct VerificationService: Sendable {
                 try protection.fraud.admit(keys: fraudKeys, now: now, in: tx)
                 report = try protection.limiter.record(admission, now: now, in: tx)
                 try protection.fraud.recordSend(keys: fraudKeys, now: now, in: tx)
-                try tx.enqueue(message)
+                try tx.enqueue(message, lease: lease)
             }
             try tx.insert(verification)
             try onStarted?(verification, tx)
@@ -172,7 +176,9 @@ public struct VerificationService: Sendable {
             return StartOutcome(verification: verification, replayed: false, rateLimit: report)
         }
         if !outcome.replayed {
-            if message != nil { notifier.messagesQueued() }
+            if let queued {
+                if lease != nil { notifier.handOff(queued.message, payload: queued.payload) } else { notifier.messagesQueued() }
+            }
             events.record(.verificationStarted(purpose: request.purpose, region: number.region))
         }
         return outcome
@@ -182,14 +188,22 @@ public struct VerificationService: Sendable {
     func outboxMessage(for verification: Verification, code: String, now: Date, options: SendOptions = SendOptions()) throws
         -> OutboxMessage
     {
+        try sealedMessage(for: verification, code: code, now: now, options: options).message
+    }
+
+    /// A sealed outbox message and its payload in the clear (for a hand-off from memory).
+    func sealedMessage(for verification: Verification, code: String, now: Date, options: SendOptions = SendOptions()) throws
+        -> (message: OutboxMessage, payload: MessagePayload)
+    {
         let body = composer.body(
             code: code, locale: verification.locale, region: verification.region, purpose: verification.purpose,
             ttlSeconds: policy.codeTTL, appName: options.appName, appHash: options.appHash)
         let payload = MessagePayload(body: body, code: code, locale: verification.locale, display: verification.display)
         let sealed = try sealer.seal(Array(try JSONEncoder().encode(payload)))
-        return OutboxMessage(
-            id: random.identifier(prefix: "msg_"), verificationID: verification.id, to: verification.phoneNumber,
+        let message = OutboxMessage(
+            id: random.timeOrderedIdentifier(prefix: "msg_", at: now), verificationID: verification.id, to: verification.phoneNumber,
             purpose: verification.purpose, sealedPayload: sealed, createdAt: now, updatedAt: now,
             nextAttemptAt: now, expiresAt: verification.expiresAt)
+        return (message, payload)
     }
 }

@@ -66,7 +66,9 @@ public protocol StoreReader {
 public protocol StoreTransaction: StoreReader {
     func insert(_ verification: Verification) throws
     func update(_ verification: Verification) throws
-    func enqueue(_ message: OutboxMessage) throws
+    /// Queues a message. With a `lease`, the message is queued already claimed by that worker,
+    /// which delivers it from memory (see ``DeliveryNotifier/handOffLease(now:)``).
+    func enqueue(_ message: OutboxMessage, lease: OutboxLease?) throws
     /// Marks every still-queued message of the verification as failed with `reason` and erases
     /// their payloads (their code no longer works).
     func supersedeQueuedMessages(verificationID: String, reason: String, now: Date) throws
@@ -157,4 +159,33 @@ public struct OutboxOutcome: Sendable, Equatable {
 /// Wakes the delivery worker after a commit that queued messages.
 public protocol DeliveryNotifier: Sendable {
     func messagesQueued()
+    /// A lease under which a message about to be queued is claimed as it is inserted, so this
+    /// worker can deliver it straight from memory after the commit (no claim transaction, no
+    /// wait for a poll); `nil` when the worker cannot take more in memory. If the process dies
+    /// first, the lease lapses and any worker claims the message from the store.
+    func handOffLease(now: Date) -> OutboxLease?
+    /// Hands over a message committed under a lease from ``handOffLease(now:)``, with its
+    /// payload in the clear (it is sealed in the store).
+    func handOff(_ message: OutboxMessage, payload: MessagePayload)
+}
+
+extension DeliveryNotifier {
+    public func handOffLease(now: Date) -> OutboxLease? { nil }
+    public func handOff(_ message: OutboxMessage, payload: MessagePayload) { messagesQueued() }
+}
+
+/// A delivery worker's claim on an outbox message.
+public struct OutboxLease: Sendable, Equatable {
+    public let owner: String
+    public let until: Date
+
+    public init(owner: String, until: Date) {
+        self.owner = owner
+        self.until = until
+    }
+}
+
+extension StoreTransaction {
+    /// Queues an unclaimed message: any worker may claim it.
+    public func enqueue(_ message: OutboxMessage) throws { try enqueue(message, lease: nil) }
 }

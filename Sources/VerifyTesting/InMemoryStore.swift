@@ -41,7 +41,10 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
             state.verifications[verification.id] = verification
         }
         func update(_ verification: Verification) throws { state.verifications[verification.id] = verification }
-        func enqueue(_ message: OutboxMessage) throws { state.messages.append(message) }
+        func enqueue(_ message: OutboxMessage, lease: OutboxLease?) throws {
+            state.messages.append(message)
+            if let lease { state.leases[message.id] = (lease.owner, lease.until) }
+        }
         func supersedeQueuedMessages(verificationID: String, reason: String, now: Date) throws {
             for i in state.messages.indices where state.messages[i].verificationID == verificationID && state.messages[i].status == .queued {
                 state.messages[i].status = .failed

@@ -147,6 +147,25 @@ func message(_ id: String, for verification: String = "ver_1", at: Date = t0, ex
         #expect(try store.queueDepth().count == 11)
     }
 
+    /// A message queued under a lease (handed to the local worker in memory) is claimed as it
+    /// is inserted: nobody else gets it while the lease holds, its owner can complete it, and
+    /// once the lease lapses (the process died) any worker claims it.
+    @Test(arguments: StoreKind.allCases)
+    func messagesQueuedUnderALeaseBelongToThatWorker(kind: StoreKind) throws {
+        let store = try kind.make()
+        try store.write { tx in
+            try tx.insert(sample())
+            try tx.enqueue(message("msg_held", at: t0), lease: OutboxLease(owner: "A", until: t0.addingTimeInterval(15)))
+            try tx.enqueue(message("msg_lost", at: t0), lease: OutboxLease(owner: "A", until: t0.addingTimeInterval(15)))
+        }
+        #expect(try store.queueDepth().count == 2)
+        #expect(try store.claimDue(limit: 10, now: t0.addingTimeInterval(1), leaseUntil: t0.addingTimeInterval(30), owner: "B").isEmpty)
+        try store.complete([OutboxOutcome(messageID: "msg_held", status: .sent, gateway: "x", providerMessageID: nil, lastError: nil, nextAttemptAt: nil, attempts: 1, at: t0)], owner: "A")
+        #expect(try store.queueDepth().count == 1)
+        let rescued = try store.claimDue(limit: 10, now: t0.addingTimeInterval(16), leaseUntil: t0.addingTimeInterval(40), owner: "B")
+        #expect(rescued.map(\.id) == ["msg_lost"])
+    }
+
     @Test(arguments: StoreKind.allCases)
     func completionRecordsOutcomesAndErasesPayloads(kind: StoreKind) throws {
         let store = try kind.make()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VerifyCore
+import VerifyTesting
 
 @Suite struct SmallTypesTests {
     @Test(arguments: [
@@ -26,6 +27,21 @@ import VerifyCore
         #expect(v["a"] == [1])
     }
 
+    @Test func timeOrderedIdentifiersSortByCreationAndStayRandom() {
+        let random = SeededRandom()
+        let t = Date(timeIntervalSince1970: 1_800_000_000.123)
+        let a = random.timeOrderedIdentifier(prefix: "ver_", at: t)
+        let b = random.timeOrderedIdentifier(prefix: "ver_", at: t)
+        let later = random.timeOrderedIdentifier(prefix: "ver_", at: t.addingTimeInterval(0.002))
+        for id in [a, b, later] {
+            #expect(id.count == 36 && id.hasPrefix("ver_"))
+            #expect(id.dropFirst(4).allSatisfy { "0123456789abcdef".contains($0) })
+        }
+        #expect(a.prefix(16) == "ver_" + String(1_800_000_000_123, radix: 16).leftPadded(12))
+        #expect(a != b)  // same millisecond, different random part
+        #expect(a < later && b < later)
+    }
+
     @Test func base64URLRoundTrip() {
         for n in 0..<40 {
             let bytes = (0..<n).map { UInt8(($0 * 37 + 11) % 256) }
@@ -44,4 +60,8 @@ import VerifyCore
         let policy = VerificationPolicy()
         #expect((1...5).map(policy.cooldown(afterSends:)) == [30, 60, 120, 240, 480])
     }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

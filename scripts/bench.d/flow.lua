@@ -1,4 +1,4 @@
--- wrk script: full flows (start -> read the code from /dev/messages -> check), one connection
+-- wrk script: full flows (start -> read the code from /dev/messages, waiting for it -> check), one connection
 -- per wrk thread so this thread's state machine follows its own connection.
 -- Run with -t N -c N. Counts approved flows; done() prints them.
 local threads = {}
@@ -26,7 +26,8 @@ request = function()
     return wrk.format("POST", "/v1/verifications", {["Content-Type"] = "application/json"},
       string.format('{"phone_number":"%s"}', phone))
   elseif state == "read" then
-    return wrk.format("GET", "/dev/messages?limit=1&phone_number=" .. (phone:gsub("%+", "%%2B")))
+    -- Waits (up to 2 s, off the server's HTTP threads) for this verification's message.
+    return wrk.format("GET", "/dev/messages?limit=1&wait=2&verification_id=" .. id .. "&phone_number=" .. (phone:gsub("%+", "%%2B")))
   else
     return wrk.format("POST", "/v1/verifications/" .. id .. "/check", {["Content-Type"] = "application/json"},
       string.format('{"code":"%s"}', code))
