@@ -1,13 +1,14 @@
+import Dispatch
+
 /// One `write` call waiting for, or being run by, the writer thread.
 ///
-/// `outcome` and `isDone` are only touched with the writer's lock held; the
-/// caller sleeps on its own `done` condition, so finishing a batch wakes exactly
-/// the callers in it.
+/// The caller sleeps on its own semaphore, so finishing a batch wakes exactly the callers in
+/// it, and none of them then queues on the writer's lock (they are woken after it is released).
 final class WriteJob: @unchecked Sendable {
-    // @unchecked: mutable state is guarded by Writer.lock (see above).
+    // @unchecked: `outcome` is written by the writer thread before `done` is signalled and
+    // read by the caller only after `done` was waited on (the semaphore orders the two).
     let work: @Sendable (Connection) throws -> any Sendable
-    let done = Condition()
-    var isDone = false
+    let done = DispatchSemaphore(value: 0)
     var outcome: Result<any Sendable, any Error>?
 
     init(_ work: @escaping @Sendable (Connection) throws -> any Sendable) {

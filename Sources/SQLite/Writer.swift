@@ -7,9 +7,9 @@ import Musl
 /// The single writer behind ``Database/write(_:)``: a dedicated thread that
 /// owns the only read-write connection and commits queued jobs in groups.
 ///
-/// Callers append a ``WriteJob`` under `lock` and sleep until the writer marks
-/// it done. The lock is held only to move jobs and results, never while SQLite
-/// works, so callers never spin or block on disk I/O through it.
+/// Callers append a ``WriteJob`` under `lock` and sleep on the job's own semaphore until
+/// the writer signals it. The lock is held only to move jobs, never while SQLite works or
+/// while waking callers, so callers never spin or block on disk I/O through it.
 final class Writer: @unchecked Sendable {
     // @unchecked: `pending`, `state`, `threadID` and `stats` are guarded by
     // `lock`; `connection` and `nestedDepth` are used only by the writer thread
@@ -18,6 +18,10 @@ final class Writer: @unchecked Sendable {
     private let workAvailable = Condition()
     private let stopped = Condition()
     private var pending: [WriteJob] = []
+    /// The writer thread sleeps waiting for a first job (only then does a submit signal it).
+    private var writerIdle = false
+    /// The writer waits (at most `maxBatchWaitMicros`) for a batch to fill up.
+    private var fillingBatch = false
     private var state = State.created
     private var threadID: pthread_t?
     var stats = DatabaseStatistics()
@@ -60,9 +64,11 @@ final class Writer: @unchecked Sendable {
         }
         let job = WriteJob(work)
         pending.append(job)
-        workAvailable.signal()
-        while !job.isDone { lock.wait(job.done) }
+        let wake = writerIdle || (fillingBatch && pending.count >= maxBatchSize)
         lock.unlock()
+        // Signalled after unlocking, so the writer does not wake only to wait for the lock.
+        if wake { workAvailable.signal() }
+        job.done.wait()
         guard let outcome = job.outcome else { preconditionFailure("write job finished without an outcome") }
         return try outcome.get()
     }
@@ -111,13 +117,19 @@ final class Writer: @unchecked Sendable {
     private func nextBatch() -> [WriteJob]? {
         lock.lock()
         defer { lock.unlock() }
-        while pending.isEmpty && state == .running { lock.wait(workAvailable) }
+        while pending.isEmpty && state == .running {
+            writerIdle = true
+            lock.wait(workAvailable)
+            writerIdle = false
+        }
         if pending.isEmpty { return nil }
         if maxBatchWaitMicros > 0 && pending.count < maxBatchSize && state == .running {
             let deadline = Lock.deadline(afterMicros: maxBatchWaitMicros)
+            fillingBatch = true
             while pending.count < maxBatchSize && state == .running {
                 if !lock.wait(workAvailable, until: deadline) { break }
             }
+            fillingBatch = false
         }
         if pending.count <= maxBatchSize {
             defer { pending.removeAll(keepingCapacity: true) }
@@ -128,17 +140,17 @@ final class Writer: @unchecked Sendable {
         return batch
     }
 
-    /// Publishes outcomes and wakes each caller of the batch.
+    /// Publishes outcomes and wakes each caller of the batch (without holding the lock).
     private func finish(_ batch: [WriteJob], _ outcomes: [Result<any Sendable, any Error>]) {
+        let failed = outcomes.count { if case .failure = $0 { true } else { false } }
         lock.withLock {
-            for (job, outcome) in zip(batch, outcomes) {
-                job.outcome = outcome
-                job.isDone = true
-                job.done.signal()
-                if case .failure = outcome { stats.failedJobs += 1 }
-            }
+            stats.failedJobs += failed
             stats.jobs += batch.count
             stats.largestBatch = max(stats.largestBatch, batch.count)
+        }
+        for (job, outcome) in zip(batch, outcomes) {
+            job.outcome = outcome
+            job.done.signal()
         }
     }
 }
