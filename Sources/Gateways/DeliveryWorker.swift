@@ -270,7 +270,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         guard now < message.expiresAt else { return outcome(.failed, error: "code expired before delivery") }
         let payload: MessagePayload
         do {
-            payload = try known ?? JSONDecoder().decode(MessagePayload.self, from: Data(try sealer.open(message.sealedPayload)))
+            payload = try known ?? MessagePayload(json: try sealer.open(message.sealedPayload))
         } catch {
             logger.error("outbox payload cannot be opened (wrong PHONE_VERIFY_CODE_SECRET?)", [("message_id", message.id)])
             return outcome(.failed, error: "payload cannot be decrypted")

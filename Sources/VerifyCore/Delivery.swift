@@ -85,4 +85,24 @@ public struct MessagePayload: Sendable, Equatable, Codable {
         self.locale = locale
         self.display = display
     }
+
+    /// The JSON that is sealed: `{"body","code","locale"?,"display"}` (the same document
+    /// `Codable` writes, made without Foundation's encoder on the request path).
+    public var json: [UInt8] {
+        var members = [JSONMember("body", .string(body)), JSONMember("code", .string(code))]
+        if let locale { members.append(JSONMember("locale", .string(locale))) }
+        members.append(JSONMember("display", .string(display)))
+        return JSONValue.object(members).encoded()
+    }
+
+    /// Reads the sealed JSON back.
+    public init(json: [UInt8]) throws {
+        let value = try JSONValue.parse(json)
+        guard let body = value["body"]?.stringValue, let code = value["code"]?.stringValue,
+              let display = value["display"]?.stringValue
+        else { throw PayloadError() }
+        self.init(body: body, code: code, locale: value["locale"]?.stringValue, display: display)
+    }
+
+    struct PayloadError: Error {}
 }

@@ -199,7 +199,7 @@ public struct VerificationService: Sendable {
             code: code, locale: verification.locale, region: verification.region, purpose: verification.purpose,
             ttlSeconds: policy.codeTTL, appName: options.appName, appHash: options.appHash)
         let payload = MessagePayload(body: body, code: code, locale: verification.locale, display: verification.display)
-        let sealed = try sealer.seal(Array(try JSONEncoder().encode(payload)))
+        let sealed = try sealer.seal(payload.json)
         let message = OutboxMessage(
             id: random.timeOrderedIdentifier(prefix: "msg_", at: now), verificationID: verification.id, to: verification.phoneNumber,
             purpose: verification.purpose, sealedPayload: sealed, createdAt: now, updatedAt: now,

@@ -42,6 +42,16 @@ import VerifyTesting
         #expect(a < later && b < later)
     }
 
+    @Test(arguments: [nil, "fr"] as [String?])
+    func messagePayloadJSONMatchesCodable(locale: String?) throws {
+        let payload = MessagePayload(body: "Votre code : 123456 \"é\"\n@app.test #123456", code: "123456", locale: locale, display: "+33 6 12 34 56 78")
+        #expect(try MessagePayload(json: payload.json) == payload)
+        // Payloads sealed by earlier versions (Foundation's encoder) still open, and vice versa.
+        #expect(try MessagePayload(json: Array(JSONEncoder().encode(payload))) == payload)
+        #expect(try JSONDecoder().decode(MessagePayload.self, from: Data(payload.json)) == payload)
+        #expect(throws: (any Error).self) { try MessagePayload(json: Array(#"{"body":"b"}"#.utf8)) }
+    }
+
     @Test func base64URLRoundTrip() {
         for n in 0..<40 {
             let bytes = (0..<n).map { UInt8(($0 * 37 + 11) % 256) }
