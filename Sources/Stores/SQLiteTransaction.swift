@@ -10,6 +10,16 @@ final class SQLiteTransaction: StoreTransaction {
     private var limitCache: [String: [Int64]] = [:]
     private var limitWrites: [String: (events: [Int64], expiresAt: Date)] = [:]
     private var overrideCache: [String: FraudAction?] = [:]
+    /// Fraud counter sums loaded up front (from `fraudSince`), kept current with this
+    /// transaction's own additions; the additions are written in one statement by `flush`.
+    private var fraudSums: [String: (since: Date, sent: Int, approved: Int)] = [:]
+    private var fraudWrites: [FraudBucketKey: (sent: Int, approved: Int)] = [:]
+
+    struct FraudBucketKey: Hashable, Comparable {
+        let key: String
+        let bucket: Date
+        static func < (a: Self, b: Self) -> Bool { (a.key, a.bucket) < (b.key, b.bucket) }
+    }
 
     init(db: Connection) {
         self.db = db
@@ -24,6 +34,15 @@ final class SQLiteTransaction: StoreTransaction {
             for row in try db.query("SELECT key, action FROM fraud_overrides WHERE key IN (\(marks))", fraudKeys.map { .text($0) }) {
                 if let key = row.text("key") { overrideCache[key] = row.text("action").flatMap(FraudAction.init) }
             }
+            if let since = reads.fraudSince {
+                for key in fraudKeys { fraudSums[key] = (since, 0, 0) }
+                let rows = try db.query(
+                    "SELECT key, SUM(sent) AS sent, SUM(approved) AS approved FROM fraud_counts WHERE key IN (\(marks)) AND bucket >= ? GROUP BY key",
+                    fraudKeys.map { .text($0) } + [SQLiteRows.millis(since)])
+                for row in rows {
+                    if let key = row.text("key") { fraudSums[key] = (since, Int(row.int("sent") ?? 0), Int(row.int("approved") ?? 0)) }
+                }
+            }
         }
         let keys = Array(Set(reads.limitKeys)).sorted()
         guard !keys.isEmpty else { return }
@@ -34,8 +53,9 @@ final class SQLiteTransaction: StoreTransaction {
         }
     }
 
-    /// Writes the buffered limit logs (one multi-row upsert per 100 logs).
+    /// Writes the buffered limit logs (one multi-row upsert per 100 logs) and fraud counters.
     func flush() throws {
+        try flushFraudCounts()
         guard !limitWrites.isEmpty else { return }
         let entries = limitWrites.sorted { $0.key < $1.key }
         limitWrites.removeAll()
@@ -131,19 +151,38 @@ final class SQLiteTransaction: StoreTransaction {
     }
 
     func fraudCounts(key: String, since: Date) throws -> (sent: Int, approved: Int) {
+        if let sums = fraudSums[key], sums.since == since { return (sums.sent, sums.approved) }
         let row = try db.queryOne(
             "SELECT COALESCE(SUM(sent), 0) AS sent, COALESCE(SUM(approved), 0) AS approved FROM fraud_counts WHERE key = ? AND bucket >= ?",
             [.text(key), SQLiteRows.millis(since)])
-        return (Int(row?.int("sent") ?? 0), Int(row?.int("approved") ?? 0))
+        var counts = (sent: Int(row?.int("sent") ?? 0), approved: Int(row?.int("approved") ?? 0))
+        for (slot, added) in fraudWrites where slot.key == key && slot.bucket >= since {
+            counts.sent += added.sent
+            counts.approved += added.approved
+        }
+        return counts
     }
 
     func addFraudCounts(key: String, bucket: Date, sent: Int, approved: Int) throws {
+        let slot = FraudBucketKey(key: key, bucket: bucket)
+        let before = fraudWrites[slot] ?? (0, 0)
+        fraudWrites[slot] = (before.sent + sent, before.approved + approved)
+        if let sums = fraudSums[key], bucket >= sums.since {
+            fraudSums[key] = (sums.since, sums.sent + sent, sums.approved + approved)
+        }
+    }
+
+    /// One multi-row upsert for the counters added in this transaction.
+    private func flushFraudCounts() throws {
+        guard !fraudWrites.isEmpty else { return }
+        let entries = fraudWrites.sorted { $0.key < $1.key }
+        fraudWrites.removeAll()
         try db.run(
             """
-            INSERT INTO fraud_counts (key, bucket, sent, approved) VALUES (?, ?, ?, ?)
+            INSERT INTO fraud_counts (key, bucket, sent, approved) VALUES \(Array(repeating: "(?, ?, ?, ?)", count: entries.count).joined(separator: ","))
             ON CONFLICT (key, bucket) DO UPDATE SET sent = sent + excluded.sent, approved = approved + excluded.approved
             """,
-            [.text(key), SQLiteRows.millis(bucket), .integer(Int64(sent)), .integer(Int64(approved))])
+            entries.flatMap { [.text($0.key.key), SQLiteRows.millis($0.key.bucket), .integer(Int64($0.value.sent)), .integer(Int64($0.value.approved))] })
     }
 
     func fraudOverride(key: String) throws -> FraudAction? {
@@ -163,7 +202,8 @@ final class SQLiteTransaction: StoreTransaction {
     }
 
     func fraudStats(since: Date) throws -> [FraudStat] {
-        try db.query(
+        try flushFraudCounts()
+        return try db.query(
             """
             SELECT k.key AS key, COALESCE(SUM(c.sent), 0) AS sent, COALESCE(SUM(c.approved), 0) AS approved, o.action AS action
             FROM (SELECT key FROM fraud_counts WHERE bucket >= ? UNION SELECT key FROM fraud_overrides) k

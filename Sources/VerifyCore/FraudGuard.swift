@@ -53,10 +53,14 @@ public struct FraudGuard: Sendable {
         ["prefix:" + prefix, "country:" + region]
     }
 
+    /// Where the counters `admit` reads begin (`nil` when the guard is off).
+    public func countsSince(_ now: Date) -> Date? {
+        policy.enabled ? now.addingTimeInterval(-TimeInterval(policy.window)) : nil
+    }
+
     /// Throws `suspected_fraud` when a key is blocked, or judged by its conversion.
     public func admit(keys: [String], now: Date, in tx: any StoreTransaction) throws {
-        guard policy.enabled else { return }
-        let since = now.addingTimeInterval(-TimeInterval(policy.window))
+        guard let since = countsSince(now) else { return }
         for key in keys {
             switch try tx.fraudOverride(key: key) {
             case .allow: continue

@@ -145,6 +145,7 @@ public struct VerificationService: Sendable {
         let reads = ReadSet(
             limitKeys: protection.sendLimitKeys(phone: number.e164, client: request.clientIP),
             fraudKeys: protection.fraudKeys(phone: number.e164, region: number.region),
+            fraudSince: protection.fraud.countsSince(now),
             idempotencyKeys: scopedKey.map { [$0] } ?? [])
         let outcome = try store.write(reading: reads) { tx -> StartOutcome in
             if let scopedKey, let record = try tx.idempotencyRecord(key: scopedKey, notBefore: notBefore) {

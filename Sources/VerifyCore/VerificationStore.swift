@@ -26,13 +26,17 @@ public struct ReadSet: Sendable, Equatable {
     public var verifications: [String] = []
     public var limitKeys: [String] = []
     public var fraudKeys: [String] = []
+    /// With `fraudKeys`: the fraud counters from this instant on will be read (a store may
+    /// load their sums up front).
+    public var fraudSince: Date?
     public var idempotencyKeys: [String] = []
     public var factorSubjects: [String] = []
 
     public init(
-        verifications: [String] = [], limitKeys: [String] = [], fraudKeys: [String] = [], idempotencyKeys: [String] = [],
-        factorSubjects: [String] = []
+        verifications: [String] = [], limitKeys: [String] = [], fraudKeys: [String] = [], fraudSince: Date? = nil,
+        idempotencyKeys: [String] = [], factorSubjects: [String] = []
     ) {
+        self.fraudSince = fraudSince
         self.verifications = verifications
         self.limitKeys = limitKeys
         self.fraudKeys = fraudKeys

@@ -270,4 +270,27 @@ func message(_ id: String, for verification: String = "ver_1", at: Date = t0, ex
         try store.write { try $0.setFraudOverride(key: "country:NG", action: nil, now: t0) }
         #expect(try store.read { try $0.fraudOverride(key: "country:NG") } == nil)
     }
+
+    /// Counters named in the read set (loaded up front) read the transaction's own additions,
+    /// with or without the prefetch, and the additions are all there afterwards.
+    @Test(arguments: StoreKind.allCases)
+    func fraudCountersReadTheirOwnWrites(kind: StoreKind) throws {
+        let store = try kind.make()
+        let since = t0.addingTimeInterval(-3600)
+        try store.write { try $0.addFraudCounts(key: "prefix:+1555", bucket: t0.addingTimeInterval(-600), sent: 4, approved: 1) }
+        let reads = ReadSet(fraudKeys: ["prefix:+1555", "country:US"], fraudSince: since)
+        let seen = try store.write(reading: reads) { tx -> [Int] in
+            let before = try tx.fraudCounts(key: "prefix:+1555", since: since)
+            try tx.addFraudCounts(key: "prefix:+1555", bucket: t0, sent: 1, approved: 0)
+            try tx.addFraudCounts(key: "country:US", bucket: t0, sent: 1, approved: 0)
+            try tx.addFraudCounts(key: "prefix:+1555", bucket: t0.addingTimeInterval(-7200), sent: 9, approved: 0)  // before `since`
+            let after = try tx.fraudCounts(key: "prefix:+1555", since: since)
+            let other = try tx.fraudCounts(key: "country:US", since: since)
+            let unprefetched = try tx.fraudCounts(key: "prefix:+1555", since: t0.addingTimeInterval(-60))
+            return [before.sent, before.approved, after.sent, other.sent, unprefetched.sent]
+        }
+        #expect(seen == [4, 1, 5, 1, 1])
+        let total = try store.read { try $0.fraudCounts(key: "prefix:+1555", since: t0.addingTimeInterval(-86_400)) }
+        #expect(total.sent == 14 && total.approved == 1)
+    }
 }
