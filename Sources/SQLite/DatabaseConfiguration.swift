@@ -12,8 +12,9 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     public var readerCount: Int
     /// The most write jobs committed together in one transaction (1 disables batching).
     public var maxBatchSize: Int
-    /// How long the writer waits for more jobs before starting a batch that is
-    /// not full. 0 (default) never waits: batches form from whatever queued up
+    /// How long the writer may wait for more jobs before starting a batch: it waits
+    /// only while fewer jobs are queued than the previous batch had (so a lone caller
+    /// never waits). 0 (default) never waits: batches form from whatever queued up
     /// while the previous batch was committing.
     public var maxBatchWaitMicros: Int
 

@@ -20,8 +20,11 @@ final class Writer: @unchecked Sendable {
     private var pending: [WriteJob] = []
     /// The writer thread sleeps waiting for a first job (only then does a submit signal it).
     private var writerIdle = false
-    /// The writer waits (at most `maxBatchWaitMicros`) for a batch to fill up.
-    private var fillingBatch = false
+    /// While the writer waits (at most `maxBatchWaitMicros`) for a batch to fill up: the
+    /// number of queued jobs that ends the wait (else 0).
+    private var fillTarget = 0
+    /// Jobs in the previous batch: the concurrency the next batch waits for.
+    private var lastBatchSize = 1
     private var state = State.created
     private var threadID: pthread_t?
     var stats = DatabaseStatistics()
@@ -64,7 +67,7 @@ final class Writer: @unchecked Sendable {
         }
         let job = WriteJob(work)
         pending.append(job)
-        let wake = writerIdle || (fillingBatch && pending.count >= maxBatchSize)
+        let wake = writerIdle || (fillTarget > 0 && pending.count >= fillTarget)
         lock.unlock()
         // Signalled after unlocking, so the writer does not wake only to wait for the lock.
         if wake { workAvailable.signal() }
@@ -123,14 +126,19 @@ final class Writer: @unchecked Sendable {
             writerIdle = false
         }
         if pending.isEmpty { return nil }
-        if maxBatchWaitMicros > 0 && pending.count < maxBatchSize && state == .running {
+        // Under concurrent load (the last batch had several jobs), wait (bounded) until one
+        // job more than the last batch had is queued: batches grow to what arrives within
+        // the wait, so commits are fewer and larger. A lone caller never waits.
+        let target = lastBatchSize > 1 ? min(maxBatchSize, lastBatchSize + 1) : 0
+        if maxBatchWaitMicros > 0 && pending.count < target && state == .running {
             let deadline = Lock.deadline(afterMicros: maxBatchWaitMicros)
-            fillingBatch = true
-            while pending.count < maxBatchSize && state == .running {
+            fillTarget = target
+            while pending.count < target && state == .running {
                 if !lock.wait(workAvailable, until: deadline) { break }
             }
-            fillingBatch = false
+            fillTarget = 0
         }
+        lastBatchSize = min(pending.count, maxBatchSize)
         if pending.count <= maxBatchSize {
             defer { pending.removeAll(keepingCapacity: true) }
             return pending

@@ -141,4 +141,17 @@ struct GroupCommitTests {
         #expect(stats.largestBatch <= 16)
         #expect(stats.batches < 320)
     }
+
+    /// The wait is for concurrent callers only: one caller writing in a loop is never held
+    /// back (10 writes would take 5 s if each waited out the 500 ms).
+    @Test func aLoneCallerNeverWaitsForABatch() throws {
+        let database = try openItemsDatabase(directory) { $0.maxBatchWaitMicros = 500_000 }
+        defer { database.close() }
+        let started = Date()
+        for number in 0..<10 {
+            try database.write { try $0.run("INSERT INTO items (name) VALUES (?)", [.text("\(number)")]) }
+        }
+        #expect(Date().timeIntervalSince(started) < 2.5)
+        #expect(database.statistics.batches == 10)
+    }
 }
