@@ -111,18 +111,25 @@ void parseInto(const char *input, size_t length, const char *defaultRegion, CPNR
         return;
     }
 
+    // Each libphonenumber call below re-runs metadata regexes, so nothing is computed twice:
+    // IsPossibleNumber is IsPossibleNumberWithReason reduced to a yes/no, and IsValidNumber
+    // is IsValidNumberForRegion for the number's own region.
     const PhoneNumberUtil::ValidationResult possibility = util.IsPossibleNumberWithReason(number);
     out->possibility = mapPossibility(possibility);
-    out->is_possible = util.IsPossibleNumber(number) ? 1 : 0;
-    out->is_valid = util.IsValidNumber(number) ? 1 : 0;
-    out->is_valid_for_region = regionGiven && util.IsValidNumberForRegion(number, region) ? 1 : 0;
+    out->is_possible = possibility == PhoneNumberUtil::IS_POSSIBLE ||
+                               possibility == PhoneNumberUtil::IS_POSSIBLE_LOCAL_ONLY ? 1 : 0;
+    // Fresh strings each time: some of these getters append rather than assign.
+    std::string regionCode, e164, international, national;
+    util.GetRegionCodeForNumber(number, &regionCode);
+    out->is_valid = util.IsValidNumberForRegion(number, regionCode) ? 1 : 0;
+    if (regionGiven) {
+        out->is_valid_for_region =
+            (region == regionCode ? out->is_valid != 0 : util.IsValidNumberForRegion(number, region)) ? 1 : 0;
+    }
     out->country_code = number.country_code();
 
     out->number_type = mapType(util.GetNumberType(number));
 
-    // Fresh strings each time: some of these getters append rather than assign.
-    std::string regionCode, e164, international, national;
-    util.GetRegionCodeForNumber(number, &regionCode);
     copyString(out->region_code, regionCode);
     util.Format(number, PhoneNumberUtil::E164, &e164);
     copyString(out->e164, e164);
