@@ -2583,6 +2583,18 @@ public enum OpenAPIDocument {
             }
           },
           {
+            "name": "verification_id",
+            "in": "query",
+            "required": false,
+            "description": "Only messages of this verification.",
+            "schema": {
+              "type": "string",
+              "examples": [
+                "ver_0193a1b2c3d4e5f60718293a4b5c6d7e"
+              ]
+            }
+          },
+          {
             "name": "limit",
             "in": "query",
             "required": false,
@@ -2590,6 +2602,18 @@ public enum OpenAPIDocument {
             "schema": {
               "type": "integer",
               "default": 50
+            }
+          },
+          {
+            "name": "wait",
+            "in": "query",
+            "required": false,
+            "description": "Seconds (0…30, decimals allowed) to wait when no message matches yet: the answer comes as soon as one to `phone_number` or of `verification_id` is sent, or with an empty list when the time is up. Test harnesses use it instead of polling. Needs `phone_number` or `verification_id`; a waiting answer is sent chunked.",
+            "schema": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 30,
+              "default": 0
             }
           }
         ],
@@ -2613,7 +2637,7 @@ public enum OpenAPIDocument {
             }
           },
           "400": {
-            "description": "`invalid_request`: `phone_number` does not start with `+`.",
+            "description": "`invalid_request`: `phone_number` does not start with `+`, or `wait` is not a number of seconds from 0 to 30 (`details.field` names the parameter).",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"

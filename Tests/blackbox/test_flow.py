@@ -1,5 +1,6 @@
 """The whole flow against the real binary, and the credential checked by a stock JWT library."""
 import json
+import time
 import signal
 import urllib.request
 
@@ -99,3 +100,32 @@ def test_bad_input_gets_4xx_and_the_server_keeps_serving(server):
     assert status == 200
     status, _, messages = server.request("GET", "/dev/messages")
     assert messages["messages"] == []
+
+
+def test_dev_messages_can_wait_for_a_message(server):
+    """`GET /dev/messages?wait=` answers as soon as the awaited message is sent (the request is
+    held off the HTTP threads: other requests go on meanwhile), or with an empty list in time."""
+    import threading
+    started = time.monotonic()
+    status, _, body = server.request("GET", "/dev/messages?verification_id=ver_none&wait=0.3")
+    assert status == 200 and body["messages"] == []
+    assert 0.25 <= time.monotonic() - started < 5
+    phone = "+14155550142"
+    replies = {}
+
+    def waiter():
+        replies["waited"] = server.request(
+            "GET", "/dev/messages?wait=10&phone_number=" + urllib.request.quote(phone, safe=""))
+
+    thread = threading.Thread(target=waiter)
+    thread.start()
+    time.sleep(0.3)
+    status, _, started_body = server.request("POST", "/v1/verifications", body={"phone_number": phone})
+    assert status == 201
+    thread.join(timeout=8)
+    assert not thread.is_alive()
+    status, headers, body = replies["waited"]
+    assert status == 200 and headers["Cache-Control"] == "no-store"
+    assert [m["verification_id"] for m in body["messages"]] == [started_body["id"]]
+    status, _, body = server.request("GET", "/dev/messages?wait=31&phone_number=%2B14155550142")
+    assert status == 400 and body["error"]["details"]["field"] == "wait"

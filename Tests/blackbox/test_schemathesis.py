@@ -151,6 +151,19 @@ def credentials(case, live):
     return None
 
 
+def bounded(case):
+    """`GET /dev/messages?wait=` may hold a request for up to 30 s: generated waits are cut to
+    0.2 s so they stay within the request timeout (the wait itself is tested in test_flow)."""
+    query = case.query if isinstance(case.query, dict) else None
+    if query and "wait" in query:
+        try:
+            if float(query["wait"]) > 0.2:
+                query["wait"] = "0.2"
+        except (TypeError, ValueError):
+            pass
+    return case
+
+
 def record(case, response):
     if case.method.lower() in FULL.raw_schema["paths"].get(case.path, {}):
         statuses[f"{case.method} {case.path}"][response.status_code] += 1
@@ -165,7 +178,7 @@ def test_generated_requests_get_documented_responses(case, live):
         pytest.skip("time budget spent")
     if (case.method, case.path) in PENDING and unrouted(live, case.method, case.path):
         pytest.skip(f"{case.method} {case.path} is not implemented yet")
-    response = case.call(base_url=live.base, headers=credentials(case, live), timeout=10)
+    response = bounded(case).call(base_url=live.base, headers=credentials(case, live), timeout=10)
     record(case, response)
     case.validate_response(response, checks=CHECKS)
 
@@ -179,6 +192,7 @@ def test_linked_sequences_get_documented_responses(live):
 
     class Workflow(base.as_state_machine()):
         def get_call_kwargs(self, case):
+            bounded(case)
             return {"base_url": live.base, "headers": credentials(case, live), "timeout": 10}
 
         def validate_response(self, response, case, additional_checks=None, **kwargs):
