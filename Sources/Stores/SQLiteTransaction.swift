@@ -25,31 +25,39 @@ final class SQLiteTransaction: StoreTransaction {
         self.db = db
     }
 
-    /// Loads every named limit log with one query.
+    /// Loads the read set's limit logs, fraud overrides and fraud counter sums in one
+    /// statement (the parts present, joined with UNION ALL).
     func prefetch(_ reads: ReadSet) throws {
+        var parts: [String] = []
+        var params: [SQLiteValue] = []
+        func marks(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
+        let limitKeys = Array(Set(reads.limitKeys)).sorted()
+        if !limitKeys.isEmpty {
+            for key in limitKeys { limitCache[key] = [] }
+            parts.append("SELECT 0 AS kind, key, events, NULL AS action, NULL AS sent, NULL AS approved FROM limit_logs WHERE key IN (\(marks(limitKeys.count)))")
+            params += limitKeys.map { .text($0) }
+        }
         let fraudKeys = Array(Set(reads.fraudKeys)).sorted()
         if !fraudKeys.isEmpty {
             for key in fraudKeys { overrideCache[key] = .some(nil) }
-            let marks = Array(repeating: "?", count: fraudKeys.count).joined(separator: ",")
-            for row in try db.query("SELECT key, action FROM fraud_overrides WHERE key IN (\(marks))", fraudKeys.map { .text($0) }) {
-                if let key = row.text("key") { overrideCache[key] = row.text("action").flatMap(FraudAction.init) }
-            }
+            parts.append("SELECT 1, key, NULL, action, NULL, NULL FROM fraud_overrides WHERE key IN (\(marks(fraudKeys.count)))")
+            params += fraudKeys.map { .text($0) }
             if let since = reads.fraudSince {
                 for key in fraudKeys { fraudSums[key] = (since, 0, 0) }
-                let rows = try db.query(
-                    "SELECT key, SUM(sent) AS sent, SUM(approved) AS approved FROM fraud_counts WHERE key IN (\(marks)) AND bucket >= ? GROUP BY key",
-                    fraudKeys.map { .text($0) } + [SQLiteRows.millis(since)])
-                for row in rows {
-                    if let key = row.text("key") { fraudSums[key] = (since, Int(row.int("sent") ?? 0), Int(row.int("approved") ?? 0)) }
-                }
+                parts.append(
+                    "SELECT 2, key, NULL, NULL, SUM(sent), SUM(approved) FROM fraud_counts WHERE key IN (\(marks(fraudKeys.count))) AND bucket >= ? GROUP BY key")
+                params += fraudKeys.map { .text($0) } + [SQLiteRows.millis(since)]
             }
         }
-        let keys = Array(Set(reads.limitKeys)).sorted()
-        guard !keys.isEmpty else { return }
-        for key in keys { limitCache[key] = [] }
-        let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ",")
-        for row in try db.query("SELECT key, events FROM limit_logs WHERE key IN (\(placeholders))", keys.map { .text($0) }) {
-            if let key = row.text("key") { limitCache[key] = EventCoding.decode(row.blob("events") ?? []) }
+        guard !parts.isEmpty else { return }
+        for row in try db.query(parts.joined(separator: " UNION ALL "), params) {
+            guard let key = row.text(1) else { continue }
+            switch row.int(0) {
+            case 0: limitCache[key] = EventCoding.decode(row.blob(2) ?? [])
+            case 1: overrideCache[key] = row.text(3).flatMap(FraudAction.init)
+            default:
+                if let since = reads.fraudSince { fraudSums[key] = (since, Int(row.int(4) ?? 0), Int(row.int(5) ?? 0)) }
+            }
         }
     }
 

@@ -277,9 +277,18 @@ func message(_ id: String, for verification: String = "ver_1", at: Date = t0, ex
     func fraudCountersReadTheirOwnWrites(kind: StoreKind) throws {
         let store = try kind.make()
         let since = t0.addingTimeInterval(-3600)
-        try store.write { try $0.addFraudCounts(key: "prefix:+1555", bucket: t0.addingTimeInterval(-600), sent: 4, approved: 1) }
-        let reads = ReadSet(fraudKeys: ["prefix:+1555", "country:US"], fraudSince: since)
+        try store.write { tx in
+            try tx.addFraudCounts(key: "prefix:+1555", bucket: t0.addingTimeInterval(-600), sent: 4, approved: 1)
+            try tx.setFraudOverride(key: "country:US", action: .allow, now: t0)
+            try tx.setLimitEvents(key: "phone_send|+15555550123", events: [7, 8], expiresAt: t0.addingTimeInterval(60))
+        }
+        let reads = ReadSet(
+            limitKeys: ["phone_send|+15555550123", "ip_send|10.0.0.1"], fraudKeys: ["prefix:+1555", "country:US"], fraudSince: since)
         let seen = try store.write(reading: reads) { tx -> [Int] in
+            #expect(try tx.limitEvents(key: "phone_send|+15555550123") == [7, 8])
+            #expect(try tx.limitEvents(key: "ip_send|10.0.0.1") == [])
+            #expect(try tx.fraudOverride(key: "country:US") == .allow)
+            #expect(try tx.fraudOverride(key: "prefix:+1555") == nil)
             let before = try tx.fraudCounts(key: "prefix:+1555", since: since)
             try tx.addFraudCounts(key: "prefix:+1555", bucket: t0, sent: 1, approved: 0)
             try tx.addFraudCounts(key: "country:US", bucket: t0, sent: 1, approved: 0)
