@@ -14,6 +14,7 @@ public final class Database: Sendable {
     public let appliedMigrations: [Int]
     private let writer: Writer
     private let readers: ReaderPool
+    private let checkpointer: Checkpointer?
 
     /// Opens (creating the file and its directory if needed) the database,
     /// switches it to WAL, sets `synchronous`, runs `migrations` on the writer
@@ -35,6 +36,7 @@ public final class Database: Sendable {
         // spill into a new /var/tmp file per batch (open, write, unlink). Keep it in memory.
         try connection.execute("PRAGMA temp_store = MEMORY")
         self.appliedMigrations = try Migrator.migrate(connection, migrations)
+        self.checkpointer = Self.checkpointer(for: configuration)
         self.configuration = configuration
         self.writer = Writer(
             connection: connection,
@@ -44,7 +46,23 @@ public final class Database: Sendable {
             path: configuration.path,
             capacity: configuration.readerCount,
             busyTimeoutMillis: configuration.busyTimeoutMillis)
-        try writer.start()
+        do {
+            try writer.start()
+        } catch {
+            checkpointer?.stop()
+            throw error
+        }
+    }
+
+    /// Copies the WAL into the database on its own thread (``Checkpointer``), so the writer's own
+    /// automatic checkpoints find little left to copy; `nil` when disabled or the thread cannot start.
+    private static func checkpointer(for configuration: DatabaseConfiguration) -> Checkpointer? {
+        guard configuration.checkpointIntervalMicros > 0,
+              let checkpointer = try? Checkpointer(
+                path: configuration.path, busyTimeoutMillis: configuration.busyTimeoutMillis,
+                intervalMicros: configuration.checkpointIntervalMicros)
+        else { return nil }
+        return checkpointer
     }
 
     deinit {
@@ -85,6 +103,7 @@ public final class Database: Sendable {
     /// Readers go first so that the read-write connection is normally the last
     /// one: only then does SQLite checkpoint and delete the `-wal` file.
     public func close() {
+        checkpointer?.stop()
         readers.close()
         writer.stop()
     }

@@ -17,6 +17,10 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     /// never waits). 0 (default) never waits: batches form from whatever queued up
     /// while the previous batch was committing.
     public var maxBatchWaitMicros: Int
+    /// How often a background thread copies the WAL into the database file (a passive
+    /// checkpoint on its own connection), leaving little for the writer's automatic checkpoint
+    /// (every 1,000 pages) to copy. 0: no background thread.
+    public var checkpointIntervalMicros: Int = 100_000
 
     /// A configuration; only `path` is required.
     public init(
