@@ -64,9 +64,16 @@ extension JSONValue {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// Parses JSON text (RFC 8259) with Foundation's parser. Throws on malformed input,
-    /// duplicate-free semantics are Foundation's (last member wins).
+    /// Parses JSON text (RFC 8259) with Foundation's semantics: throws on malformed input, the
+    /// last of duplicate members wins, members come sorted by key. Plain documents are read by
+    /// ``JSONFastParser`` on the bytes; whatever it is unsure of goes to Foundation's parser.
     public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        if let value = bytes.withUnsafeBufferPointer({ JSONFastParser.parse($0) }) { return value }
+        return try parseWithFoundation(bytes)
+    }
+
+    /// Foundation's `JSONSerialization`, turned into a ``JSONValue``.
+    static func parseWithFoundation(_ bytes: [UInt8]) throws -> JSONValue {
         let object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
         return try JSONValue(foundation: object)
     }
