@@ -31,6 +31,11 @@ public final class Database: Sendable {
         // The writer's hot pages (indexes, limit logs, the outbox tail) stay in its own cache
         // instead of being re-read through pread on every transaction.
         try connection.execute("PRAGMA cache_size = -8192")
+        // Every job of a batch runs in a savepoint, so each batch fills a statement journal (the
+        // pages a job changes, kept to undo that job). Past 64 KiB SQLite spills it to a temp file
+        // (open, write, close, unlink each batch); in memory it is a list of 1 KiB chunks freed at
+        // commit. It never serves crash recovery (that is the WAL), so durability is unchanged.
+        try connection.execute("PRAGMA temp_store = MEMORY")
         self.appliedMigrations = try Migrator.migrate(connection, migrations)
         self.configuration = configuration
         self.writer = Writer(
