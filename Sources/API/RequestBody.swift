@@ -32,10 +32,19 @@ public struct RequestBody: Sendable {
     }
 
     static func isJSON(_ contentType: String) -> Bool {
-        let media = contentType.split(separator: ";", maxSplits: 1).first.map {
+        // Fast path on bytes for ASCII media types (all real ones); Foundation's Unicode trimming
+        // and lowercasing only when the media type has other characters.
+        var media = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
+        while let first = media.first, first == 0x20 || first == 0x09 { media.removeFirst() }
+        while let last = media.last, last == 0x20 || last == 0x09 { media.removeLast() }
+        if media.allSatisfy({ $0 < 0x80 }) {
+            let lowercase: (UInt8) -> UInt8 = { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+            return media.lazy.map(lowercase).elementsEqual("application/json".utf8)
+        }
+        let slow = contentType.split(separator: ";", maxSplits: 1).first.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
-        return media == "application/json"
+        return slow == "application/json"
     }
 
     /// A required string field, trimmed, non-empty, at most `maxLength` characters.
@@ -53,15 +62,27 @@ public struct RequestBody: Sendable {
             throw VerifyError(
                 .invalidRequest, "\(field) must be a string, not \(value.typeName)", details: ["field": .string(field)])
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = Self.trimmingWhitespace(text)
         guard !trimmed.isEmpty else {
             throw VerifyError(.invalidRequest, "\(field) must not be empty", details: ["field": .string(field)])
         }
-        guard trimmed.count <= maxLength else {
+        // A string has at most as many characters as UTF-8 bytes: count characters only when needed.
+        guard trimmed.utf8.count <= maxLength || trimmed.count <= maxLength else {
             throw VerifyError(
                 .invalidRequest, "\(field) is longer than \(maxLength) characters", details: ["field": .string(field)])
         }
         return trimmed
+    }
+
+    /// `text` without leading and trailing whitespace and newlines. Values that start and end
+    /// with a visible ASCII character (nearly all) come back as they are, without Foundation's
+    /// Unicode scan.
+    static func trimmingWhitespace(_ text: String) -> String {
+        let isVisibleASCII: (UInt8) -> Bool = { $0 > 0x20 && $0 < 0x7F }
+        if let first = text.utf8.first, let last = text.utf8.last, isVisibleASCII(first), isVisibleASCII(last) {
+            return text
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

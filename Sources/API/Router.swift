@@ -94,7 +94,7 @@ public struct Router: Sendable {
 extension String {
     /// Percent-decoding that refuses malformed escapes instead of guessing.
     func removingPercentEncodingSafely() -> String? {
-        guard contains("%") else { return self }
+        guard utf8.contains(UInt8(ascii: "%")) else { return self }  // byte scan, not Foundation's substring search
         var bytes: [UInt8] = []
         var iterator = utf8.makeIterator()
         while let byte = iterator.next() {

@@ -9,33 +9,40 @@ public enum Base64URL {
         return table
     }()
 
-    /// Encodes `bytes` as base64url without `=` padding.
+    /// Encodes `bytes` as base64url without `=` padding, straight into the string's buffer.
     public static func encode(_ bytes: [UInt8]) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var index = 0
-        while index + 3 <= bytes.count {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-            output.append(alphabet[Int(chunk & 63)])
-            index += 3
+        let length = (bytes.count * 4 + 2) / 3
+        guard length > 0 else { return "" }
+        return alphabet.withUnsafeBufferPointer { table in
+            bytes.withUnsafeBufferPointer { input in
+                String(unsafeUninitializedCapacity: length) { output in
+                    var read = 0
+                    var written = 0
+                    while read + 3 <= input.count {
+                        let group = UInt32(input[read]) << 16 | UInt32(input[read + 1]) << 8 | UInt32(input[read + 2])
+                        output[written] = table[Int(group >> 18 & 63)]
+                        output[written + 1] = table[Int(group >> 12 & 63)]
+                        output[written + 2] = table[Int(group >> 6 & 63)]
+                        output[written + 3] = table[Int(group & 63)]
+                        read += 3
+                        written += 4
+                    }
+                    let rest = input.count - read
+                    if rest > 0 {
+                        var group = UInt32(input[read]) << 16
+                        if rest == 2 { group |= UInt32(input[read + 1]) << 8 }
+                        output[written] = table[Int(group >> 18 & 63)]
+                        output[written + 1] = table[Int(group >> 12 & 63)]
+                        written += 2
+                        if rest == 2 {
+                            output[written] = table[Int(group >> 6 & 63)]
+                            written += 1
+                        }
+                    }
+                    return written
+                }
+            }
         }
-        switch bytes.count - index {
-        case 1:
-            let chunk = UInt32(bytes[index]) << 16
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-        case 2:
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-        default:
-            break
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes unpadded base64url text.
@@ -45,7 +52,11 @@ public enum Base64URL {
     /// outside `A–Z a–z 0–9 - _` (including `=`, `+`, `/` and whitespace), for
     /// an impossible length (4n + 1), and for non-zero unused trailing bits.
     public static func decode(_ text: String) -> [UInt8]? {
-        let input = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { decode($0) }
+    }
+
+    private static func decode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard input.count % 4 != 1 else { return nil }
         var output: [UInt8] = []
         output.reserveCapacity(input.count * 3 / 4)

@@ -32,8 +32,10 @@ public final class Database: Sendable {
         // The writer's hot pages (indexes, limit logs, the outbox tail) stay in its own cache
         // instead of being re-read through pread on every transaction.
         try connection.execute("PRAGMA cache_size = -8192")
-        // Each job of a batch runs in a savepoint; past 64 KiB their statement journal would
-        // spill into a new /var/tmp file per batch (open, write, unlink). Keep it in memory.
+        // Every job of a batch runs in a savepoint, so each batch fills a statement journal (the
+        // pages a job changes, kept to undo that job). Past 64 KiB SQLite spills it to a temp file
+        // (open, write, close, unlink each batch); in memory it is a list of 1 KiB chunks freed at
+        // commit. It never serves crash recovery (that is the WAL), so durability is unchanged.
         try connection.execute("PRAGMA temp_store = MEMORY")
         self.appliedMigrations = try Migrator.migrate(connection, migrations)
         self.checkpointer = Self.checkpointer(for: configuration)

@@ -1,6 +1,7 @@
 /// The column names of one result set, shared by all of its rows.
 ///
-/// Immutable, so it is `Sendable`; the lookup tables are built once per query.
+/// Immutable, so it is `Sendable`; the lookup tables are built once per prepared statement
+/// (``Statement`` keeps them until SQLite re-prepares it).
 final class RowColumns: Sendable {
     /// Names in result order.
     let names: [String]

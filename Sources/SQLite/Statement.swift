@@ -9,6 +9,11 @@ final class Statement {
     let parameterCount: Int
     /// Whether the statement cannot write (SELECT, most PRAGMA reads).
     let isReadOnly: Bool
+    /// The result columns, built on first use and shared by every row the statement yields
+    /// until SQLite re-prepares it (after a schema change the columns may differ).
+    private var columns: RowColumns?
+    /// `SQLITE_STMTSTATUS_REPREPARE` when `columns` was built.
+    private var columnsPreparation: Int32 = 0
 
     init(handle: OpaquePointer, sql: String) {
         self.handle = handle
@@ -61,12 +66,18 @@ final class Statement {
     /// The result column names of the current step.
     func columnNames() -> RowColumns {
         let count = sqlite3_column_count(handle)
+        // SQLite re-prepares a statement transparently when the schema changed, and counts it.
+        let preparation = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+        if let columns, columnsPreparation == preparation, columns.names.count == Int(count) { return columns }
         var names: [String] = []
         names.reserveCapacity(Int(count))
         for index in 0..<count {
             names.append(sqlite3_column_name(handle, index).map { String(cString: $0) } ?? "")
         }
-        return RowColumns(names)
+        let built = RowColumns(names)
+        columns = built
+        columnsPreparation = preparation
+        return built
     }
 
     /// All values of the current row.

@@ -88,30 +88,15 @@ public struct CredentialIssuer: Sendable {
         let header: JSONValue = [
             "alg": .string(signer.algorithm), "typ": "JWT", "kid": .string(signer.keyID),
         ]
-        let signingInput =
-            Base64URL.encode(header.encoded()) + "." + Base64URL.encode(JSONValue.object(claims).encoded())
-        let signature = try signer.sign(Array(signingInput.utf8))
-        return Credential(token: signingInput + "." + Base64URL.encode(signature), expiresIn: lifetime)
-    }
-}
-
-/// Base64url without padding (RFC 7515 §2).
-public enum Base64URL {
-    public static func encode(_ bytes: [UInt8]) -> String {
-        var s = Data(bytes).base64EncodedString()
-        s = s.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while s.hasSuffix("=") { s.removeLast() }
-        return s
-    }
-
-    public static func decode(_ text: String) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ isAlphabet($0) }) else { return nil }
-        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while s.utf8.count % 4 != 0 { s += "=" }
-        return Data(base64Encoded: s).map { [UInt8]($0) }
-    }
-
-    private static func isAlphabet(_ c: UInt8) -> Bool {
-        (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 45 || c == 95
+        // header.claims.signature, built as bytes: the signing input is the token's first two parts.
+        var token: [UInt8] = []
+        token.reserveCapacity(768)
+        Base64URL.append(header.encoded(), to: &token)
+        token.append(UInt8(ascii: "."))
+        Base64URL.append(JSONValue.object(claims).encoded(), to: &token)
+        let signature = try signer.sign(token)
+        token.append(UInt8(ascii: "."))
+        Base64URL.append(signature, to: &token)
+        return Credential(token: String(decoding: token, as: UTF8.self), expiresIn: lifetime)
     }
 }

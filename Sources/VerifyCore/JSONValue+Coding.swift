@@ -42,31 +42,56 @@ extension JSONValue {
 
     static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
-            case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0..<0x20, 0x7F:
-                out.append(contentsOf: Array("\\u00".utf8))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"):
-                // Escaped so JSON can never be sniffed or embedded as HTML.
-                out.append(contentsOf: Array("\\u00".utf8))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            default: out.append(byte)
+        var text = s
+        text.withUTF8 { bytes in
+            // Runs of bytes that need no escape are copied at once.
+            var runStart = 0
+            for index in 0..<bytes.count where needsEscape(bytes[index]) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                appendEscape(bytes[index], to: &out)
+                runStart = index + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
         out.append(UInt8(ascii: "\""))
     }
 
-    /// Parses JSON text (RFC 8259) with Foundation's parser. Throws on malformed input,
-    /// duplicate-free semantics are Foundation's (last member wins).
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0..<0x20, 0x7F, UInt8(ascii: "\""), UInt8(ascii: "\\"): return true
+        // Escaped so JSON can never be sniffed or embedded as HTML.
+        case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"): return true
+        default: return false
+        }
+    }
+
+    private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        default:
+            out.append(UInt8(ascii: "u"))
+            out.append(UInt8(ascii: "0"))
+            out.append(UInt8(ascii: "0"))
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0x0F)])
+        }
+    }
+
+    /// Parses JSON text (RFC 8259) with Foundation's semantics: throws on malformed input, the
+    /// last of duplicate members wins, members come sorted by key. Plain documents are read by
+    /// ``JSONFastParser`` on the bytes; whatever it is unsure of goes to Foundation's parser.
     public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        if let value = bytes.withUnsafeBufferPointer({ JSONFastParser.parse($0) }) { return value }
+        return try parseWithFoundation(bytes)
+    }
+
+    /// Foundation's `JSONSerialization`, turned into a ``JSONValue``.
+    static func parseWithFoundation(_ bytes: [UInt8]) throws -> JSONValue {
         let object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
         return try JSONValue(foundation: object)
     }

@@ -163,4 +163,22 @@ struct ConnectionTests {
         }
         #expect(error.code == 14)  // SQLITE_CANTOPEN
     }
+
+    @Test func cachedStatementsShareColumnsUntilTheSchemaChanges() throws {
+        let connection = try open()
+        try connection.run("INSERT INTO items (name) VALUES ('a'), ('b')")
+        let first = try connection.query("SELECT * FROM items ORDER BY id")
+        let again = try connection.query("SELECT * FROM items ORDER BY id")
+        #expect(first.map(\.columnNames) == [["id", "name"], ["id", "name"]])
+        #expect(again[1].text("NAME") == "b")
+        // Same column count, new name: SQLite re-prepares the cached statement.
+        try connection.execute("ALTER TABLE items RENAME COLUMN name TO label")
+        let renamed = try #require(try connection.queryOne("SELECT * FROM items ORDER BY id"))
+        #expect(renamed.columnNames == ["id", "label"])
+        #expect(renamed.text("label") == "a" && !renamed.hasColumn("name"))
+        try connection.execute("ALTER TABLE items ADD COLUMN extra INTEGER DEFAULT 7")
+        let widened = try connection.query("SELECT * FROM items ORDER BY id")
+        #expect(widened.map(\.columnNames) == [["id", "label", "extra"], ["id", "label", "extra"]])
+        #expect(widened[0].int("extra") == 7)
+    }
 }

@@ -18,6 +18,27 @@ struct DatabaseTests {
         #expect(synchronous == 1)  // NORMAL
         let foreignKeys = try database.write { try $0.queryOne("PRAGMA foreign_keys")?.int(0) }
         #expect(foreignKeys == 1)
+        // Savepoint (statement) journals of the writer stay in memory instead of temp files.
+        let tempStore = try database.write { try $0.queryOne("PRAGMA temp_store")?.int(0) }
+        #expect(tempStore == 2)  // MEMORY
+    }
+
+    @Test func largeBatchesRollBackOneJobFromTheInMemoryJournal() throws {
+        let database = try openItemsDatabase(directory)
+        defer { database.close() }
+        let filler = String(repeating: "x", count: 2000)
+        try database.write { db in
+            for index in 0..<200 { try db.run("INSERT INTO items (name) VALUES (?)", [.text("\(index)-\(filler)")]) }
+        }
+        // A job touching far more than the 64 KiB SQLite would otherwise spill to a file, then failing.
+        #expect(throws: SQLiteError.self) {
+            try database.write { db in
+                try db.run("UPDATE items SET thread = thread + 1")
+                try db.run("INSERT INTO items (name) VALUES (?)", [.text("0-\(filler)")])
+            }
+        }
+        #expect(try database.read { try $0.queryOne("SELECT SUM(thread) FROM items")?.int(0) } == 0)
+        #expect(try itemCount(database) == 200)
     }
 
     @Test func synchronousIsConfigurableAndValidated() throws {

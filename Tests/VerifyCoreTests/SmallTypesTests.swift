@@ -17,6 +17,15 @@ import VerifyTesting
         #expect(try JSONValue.parse(value.encoded())["a"] == "x\"y\\z\n<")
     }
 
+    @Test func jsonStringEscapesEveryByteThatNeedsIt() {
+        let text = "\"a\\b\r\t\u{1}\u{8}\u{C}\u{1F}\u{7F}<>&/é😀"
+        #expect(JSONValue.string(text).encodedString()
+            == #""\"a\\b\r\t\u0001\u0008\u000c\u001f\u007f\u003c\u003e\u0026/é😀""#)
+        #expect(JSONValue.string("").encodedString() == #""""#)
+        #expect(JSONValue.string("plain").encodedString() == #""plain""#)
+        #expect(JSONValue.string("\n").encodedString() == #""\n""#)
+    }
+
     @Test func jsonParsingTypes() throws {
         let v = try JSONValue.parse(Array(#"{"t":true,"i":7,"d":2.5,"s":"é","n":null,"a":[1]}"#.utf8))
         #expect(v["t"] == true)
