@@ -32,9 +32,9 @@ public final class Connection {
         handle = opened
         try check(sqlite3_busy_timeout(handle, busyTimeoutMillis), sql: nil)
         try execute("PRAGMA foreign_keys = ON")
-        // Reads through a 64 MiB memory map instead of a pread per page (file-backed: only pages touched
-        // count towards RSS, and the kernel may drop them).
-        try execute("PRAGMA mmap_size = 67108864")
+        // No memory map (SQLite's default): mapped database pages count as resident memory and
+        // grew the service's peak RSS with the file (71 MiB vs 54 MiB after the same benchmark),
+        // for no measurable CPU gain over SQLite's page cache.
     }
 
     deinit {
