@@ -38,7 +38,7 @@ public final class Database: Sendable {
         // commit. It never serves crash recovery (that is the WAL), so durability is unchanged.
         try connection.execute("PRAGMA temp_store = MEMORY")
         self.appliedMigrations = try Migrator.migrate(connection, migrations)
-        self.checkpointer = Self.checkpointer(for: configuration)
+        self.checkpointer = Self.checkpointer(for: configuration, writer: connection)
         self.configuration = configuration
         self.writer = Writer(
             connection: connection,
@@ -58,12 +58,14 @@ public final class Database: Sendable {
 
     /// Copies the WAL into the database on its own thread (``Checkpointer``), so the writer's own
     /// automatic checkpoints find little left to copy; `nil` when disabled or the thread cannot start.
-    private static func checkpointer(for configuration: DatabaseConfiguration) -> Checkpointer? {
+    private static func checkpointer(for configuration: DatabaseConfiguration, writer connection: Connection) -> Checkpointer? {
         guard configuration.checkpointIntervalMicros > 0,
               let checkpointer = try? Checkpointer(
                 path: configuration.path, busyTimeoutMillis: configuration.busyTimeoutMillis,
                 intervalMicros: configuration.checkpointIntervalMicros)
         else { return nil }
+        // The writer's own checkpoint then only has to let the WAL restart now and then.
+        try? connection.execute("PRAGMA wal_autocheckpoint = 4000")
         return checkpointer
     }
 

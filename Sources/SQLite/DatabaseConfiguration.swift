@@ -19,8 +19,9 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     public var maxBatchWaitMicros: Int
     /// How often a background thread copies the WAL into the database file (a passive
     /// checkpoint on its own connection), leaving little for the writer's automatic checkpoint
-    /// (every 1,000 pages) to copy. 0: no background thread.
-    public var checkpointIntervalMicros: Int = 100_000
+    /// (then every 4,000 pages) to copy. 0: no background thread, and the writer checkpoints
+    /// every 1,000 pages (SQLite's default).
+    public var checkpointIntervalMicros: Int = 50_000
 
     /// A configuration; only `path` is required.
     public init(
