@@ -29,14 +29,14 @@ public struct DeliveryConfiguration: Sendable {
 /// sealed payloads, hands them to the gateway, and records each outcome. Pending messages
 /// left by a crash are due at once, so they go out right after start-up.
 public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
-    private let outbox: any OutboxStore
-    private let gateway: any SMSGateway
-    private let sealer: any MessageSealer
-    private let clock: any Clock
-    private let random: any RandomSource
-    private let logger: Logger
-    private let devLog: (any DevMessageLog)?
-    private let configuration: DeliveryConfiguration
+    let outbox: any OutboxStore
+    let gateway: any SMSGateway
+    let sealer: any MessageSealer
+    let clock: any Clock
+    let random: any RandomSource
+    let logger: Logger
+    let devLog: (any DevMessageLog)?
+    let configuration: DeliveryConfiguration
     public let owner: String
 
     private let condition = NSCondition()
@@ -46,6 +46,11 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     private var wakeups = 0
     /// Messages queued under this worker's lease, delivered from memory (see `handOff`).
     private var handed: [(message: OutboxMessage, payload: MessagePayload)] = []
+    /// A claim from the store is due (see `runOnce`).
+    private var claimWanted = true
+    /// Outcomes not yet written, and when the oldest was added (uptime ns).
+    private var completions: [OutboxOutcome] = []
+    private var oldestCompletion: UInt64 = 0
     private var running = false
     private var busy = 0
     private var threadsAlive = 0
@@ -70,6 +75,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     public func messagesQueued() {
         condition.lock()
         wakeups += 1
+        claimWanted = true
         condition.signal()
         condition.unlock()
     }
@@ -123,6 +129,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         condition.lock()
         while threadsAlive > 0 { condition.wait() }
         condition.unlock()
+        flushCompletions()  // sent messages must be recorded before their leases go
         do { try outbox.releaseLeases(owner: owner) } catch {
             logger.warning("could not release outbox leases", [("error", String(describing: error))])
         }
@@ -156,7 +163,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
             if isRunning { _ = keeperCondition.wait(until: Date().addingTimeInterval(period)) }
             keeperCondition.unlock()
             condition.lock()
-            let (live, holding) = (running, busy > 0 || !handed.isEmpty)
+            let (live, holding) = (running, busy > 0 || !handed.isEmpty || !completions.isEmpty)
             condition.unlock()
             guard live else { break }
             if holding {
@@ -185,9 +192,11 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     }
 
     private func waitForWork() {
+        flushCompletions()
         condition.lock()
-        if wakeups == 0 && running {
-            _ = condition.wait(until: Date().addingTimeInterval(configuration.pollInterval))
+        if wakeups == 0 && running && handed.isEmpty {
+            // Nothing signalled within the poll interval: look in the store (retries come due).
+            if !condition.wait(until: Date().addingTimeInterval(configuration.pollInterval)) { claimWanted = true }
         }
         wakeups = 0
         condition.unlock()
@@ -205,15 +214,17 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         return batch
     }
 
-    /// Processes one batch (handed over in memory first, else claimed from the store); returns
-    /// how many messages it handled.
+    /// Processes one batch: messages handed over in memory first, else (when a claim is due:
+    /// at start-up, after `messagesQueued`, every poll interval, or after a full batch) due
+    /// rows claimed from the store. Returns how many messages it handled.
     @discardableResult
     public func runOnce() -> Int {
-        var claimed = takeHanded()
-        if claimed.isEmpty {
+        var batch = takeHanded()
+        if batch.isEmpty {
+            guard takeClaimTurn() else { return 0 }
             let now = clock.now()
             do {
-                claimed = try outbox.claimDue(
+                batch = try outbox.claimDue(
                     limit: configuration.batchSize, now: now,
                     leaseUntil: now.addingTimeInterval(TimeInterval(configuration.leaseSeconds)), owner: owner
                 ).map { (message: $0, payload: nil) }
@@ -221,100 +232,67 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
                 logger.error("outbox claim failed", [("error", String(describing: error))])
                 return 0
             }
-            guard !claimed.isEmpty else { return 0 }
             condition.lock()
-            busy += 1
+            if batch.count == configuration.batchSize { claimWanted = true }  // more may be due
+            if !batch.isEmpty { busy += 1 }
             condition.unlock()
+            guard !batch.isEmpty else { return 0 }
         }
-        defer {
-            condition.lock()
-            busy -= 1
-            condition.unlock()
-        }
-        // Outcomes are written as they come when sending is slow (a crash then re-sends at
-        // most ~50 ms of messages), and together when it is fast (console, local gateways).
-        var pending: [OutboxOutcome] = []
-        var lastFlush = DispatchTime.now().uptimeNanoseconds
-        for (message, payload) in claimed {
+        for (message, payload) in batch {
             // Stopping: finish the message in hand, leave the rest (their leases are released).
             if isStopping { break }
-            pending.append(deliver(message, payload: payload))
-            let now = DispatchTime.now().uptimeNanoseconds
-            if now - lastFlush >= 50_000_000 {
-                flush(&pending)
-                lastFlush = now
-            }
+            record(deliver(message, payload: payload))
         }
-        flush(&pending)
-        return claimed.count
+        condition.lock()
+        busy -= 1
+        // Nothing more in memory (or no threads): write what is buffered now.
+        let idle = handed.isEmpty || !running
+        condition.unlock()
+        if idle { flushCompletions() }
+        return batch.count
     }
 
-    private func flush(_ outcomes: inout [OutboxOutcome]) {
+    /// Whether this call should claim from the store (and, if so, takes the turn).
+    private func takeClaimTurn() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        // Without threads (tests driving `runOnce`), every call looks in the store.
+        guard running else { return true }
+        let wanted = claimWanted
+        claimWanted = false
+        return wanted
+    }
+
+    /// Buffers an outcome; writes the buffer when it holds a batch or its oldest outcome is
+    /// 10 ms old. Under load, completions of many messages share one store transaction; a crash
+    /// re-sends at most those ~10 ms of messages (their leases lapse).
+    private func record(_ outcome: OutboxOutcome) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        condition.lock()
+        if completions.isEmpty { oldestCompletion = now }
+        completions.append(outcome)
+        let due = completions.count >= configuration.batchSize || now - oldestCompletion >= 10_000_000
+        let ready = due ? completions : []
+        if due { completions.removeAll(keepingCapacity: true) }
+        condition.unlock()
+        write(ready)
+    }
+
+    /// Writes every buffered outcome.
+    func flushCompletions() {
+        condition.lock()
+        let ready = completions
+        completions.removeAll(keepingCapacity: true)
+        condition.unlock()
+        write(ready)
+    }
+
+    private func write(_ outcomes: [OutboxOutcome]) {
         guard !outcomes.isEmpty else { return }
         do {
             try outbox.complete(outcomes, owner: owner)
         } catch {
             logger.error("outbox completion failed; messages will be retried after their lease", [("error", String(describing: error))])
-        }
-        outcomes.removeAll()
-    }
-
-    private func deliver(_ message: OutboxMessage, payload known: MessagePayload?) -> OutboxOutcome {
-        let now = clock.now()
-        let attempts = message.attempts + 1
-        func outcome(_ status: DeliveryStatus, error: String?, next: Date? = nil, provider: String? = nil, via: String? = nil) -> OutboxOutcome {
-            OutboxOutcome(
-                messageID: message.id, status: status, gateway: via ?? gateway.name, providerMessageID: provider,
-                lastError: error, nextAttemptAt: next, attempts: attempts, at: now)
-        }
-        guard now < message.expiresAt else { return outcome(.failed, error: "code expired before delivery") }
-        let payload: MessagePayload
-        do {
-            payload = try known ?? MessagePayload(json: try sealer.open(message.sealedPayload))
-        } catch {
-            logger.error("outbox payload cannot be opened (wrong PHONE_VERIFY_CODE_SECRET?)", [("message_id", message.id)])
-            return outcome(.failed, error: "payload cannot be decrypted")
-        }
-        let sms = SMS(
-            messageID: message.id, to: message.to, display: payload.display, body: payload.body, code: payload.code,
-            verificationID: message.verificationID, purpose: message.purpose, locale: payload.locale,
-            expiresAt: message.expiresAt)
-        let fields = [("message_id", message.id), ("verification_id", message.verificationID),
-                      ("to", PhoneMask.mask(message.to)), ("gateway", gateway.name)]
-        switch gateway.send(sms) {
-        case .sent(let via, let providerID, let status):
-            devLog?.record(DevMessage(
-                to: message.to, body: payload.body, code: payload.code, verificationID: message.verificationID,
-                purpose: message.purpose, gateway: via, sentAt: now))
-            logger.info("sms sent", fields + [("via", via)])
-            return outcome(status, error: nil, provider: providerID, via: via)
-        case .permanent(let reason):
-            logger.warning("sms failed permanently", fields + [("reason", reason)])
-            return outcome(.failed, error: reason)
-        case .retryable(let reason, let retryAfter):
-            guard attempts < configuration.maxAttempts else {
-                logger.warning("sms failed after retries", fields + [("reason", reason)])
-                return outcome(.failed, error: reason)
-            }
-            let next = now.addingTimeInterval(max(backoff(attempt: attempts), Double(retryAfter ?? 0)))
-            logger.info("sms will be retried", fields + [("reason", reason), ("attempt", String(attempts))])
-            return outcome(.queued, error: reason, next: next)
-        }
-    }
-
-    /// Exponential backoff with jitter: uniform in [d/2, d] where d = base × 2^(attempt−1), capped.
-    func backoff(attempt: Int) -> Double {
-        let d = min(configuration.retryCap, configuration.retryBase * pow(2, Double(max(0, attempt - 1))))
-        let fraction = Double(random.uniform(below: 1_000_000)) / 1_000_000
-        return d / 2 + fraction * d / 2
-    }
-
-    private func purge() {
-        do {
-            let removed = try outbox.purge(endedBefore: clock.now().addingTimeInterval(-configuration.retention))
-            if removed > 0 { logger.info("purged ended verifications", [("rows", String(removed))]) }
-        } catch {
-            logger.warning("purge failed", [("error", String(describing: error))])
         }
     }
 }

@@ -191,7 +191,7 @@ public final class PostgresStore: VerificationStore, OutboxStore, SigningKeyStor
                 let misses = tx.changes.misses
                 if misses.isEmpty {
                     let value = try outcome.mapError(BodyError.init).get()
-                    var statements = tx.changes.statements
+                    var statements = tx.changes.statements + tx.bufferedWrites()
                     if statements.isEmpty {
                         if tx.begun { try trip { try connection.execute("COMMIT") } }
                         return value

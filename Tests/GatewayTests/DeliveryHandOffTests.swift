@@ -29,6 +29,38 @@ final class CodeRecordingGateway: SMSGateway, @unchecked Sendable {
     }
 }
 
+/// Counts the outbox calls a worker makes, passing them to a real store.
+final class CountingOutbox: OutboxStore, @unchecked Sendable {
+    let store: SQLiteStore
+    private let lock = NSLock()
+    private var claimCalls = 0
+    private var completeCalls = 0
+
+    init(_ store: SQLiteStore) { self.store = store }
+
+    var counts: (claims: Int, completions: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (claimCalls, completeCalls)
+    }
+
+    func claimDue(limit: Int, now: Date, leaseUntil: Date, owner: String) throws -> [OutboxMessage] {
+        lock.lock(); claimCalls += 1; lock.unlock()
+        return try store.claimDue(limit: limit, now: now, leaseUntil: leaseUntil, owner: owner)
+    }
+    func complete(_ outcomes: [OutboxOutcome], owner: String) throws {
+        lock.lock(); completeCalls += 1; lock.unlock()
+        try store.complete(outcomes, owner: owner)
+    }
+    func releaseLeases(owner: String) throws { try store.releaseLeases(owner: owner) }
+    func renewLeases(owner: String, until: Date) throws -> Int { try store.renewLeases(owner: owner, until: until) }
+    func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
+        try store.recordReceipt(gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: at)
+    }
+    func queueDepth() throws -> (count: Int, oldest: Date?) { try store.queueDepth() }
+    func purge(endedBefore cutoff: Date) throws -> Int { try store.purge(endedBefore: cutoff) }
+}
+
 /// Messages queued under the local worker's lease are delivered from memory after the commit.
 @Suite struct DeliveryHandOffTests {
     func worker(_ store: SQLiteStore, _ gateway: any SMSGateway, _ tune: (inout DeliveryConfiguration) -> Void = { _ in }) -> DeliveryWorker {
@@ -77,6 +109,31 @@ final class CodeRecordingGateway: SMSGateway, @unchecked Sendable {
         // The payload came from memory (the sealed one says 000000), and the outcome was recorded.
         #expect(gateway.sent == ["msg_a": "654321", "msg_b": "654321"])
         #expect(try store.queueDepth().count == 0)
+    }
+
+    /// Handed-over messages cost no claim, and their outcomes share store transactions.
+    @Test func handedMessagesNeedNoClaimAndShareCompletions() throws {
+        let store = try temporaryStore()
+        defer { store.close() }
+        let outbox = CountingOutbox(store)
+        let gateway = CodeRecordingGateway(delay: 0.002)
+        let w = DeliveryWorker(
+            outbox: outbox, gateway: gateway, sealer: FakeSealer(), clock: SystemClock(), random: SeededRandom(),
+            logger: .disabled, devLog: nil, configuration: DeliveryConfiguration(), owner: "local")
+        w.start()
+        let ids = (0..<200).map { "msg_\($0)" }
+        let lease = try #require(w.handOffLease(now: Date()))
+        try handOff(ids, to: w, store: store, lease: lease, code: "222222")
+        let deadline = Date().addingTimeInterval(15)
+        while try (gateway.sent.count < ids.count || store.queueDepth().count > 0) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        w.stop()
+        #expect(gateway.sent.count == ids.count)
+        #expect(try store.queueDepth().count == 0)
+        let counts = outbox.counts
+        #expect(counts.claims <= 4 * 2)  // the start-up look of each thread (and a poll, if one came due)
+        #expect(counts.completions < ids.count / 2)
     }
 
     @Test func stoppingReleasesHandedMessagesNotYetSent() throws {

@@ -1,0 +1,65 @@
+import Foundation
+import Telemetry
+import VerifyCore
+
+/// Sending one message, retry timing and the purge of old rows.
+extension DeliveryWorker {
+    func deliver(_ message: OutboxMessage, payload known: MessagePayload?) -> OutboxOutcome {
+        let now = clock.now()
+        let attempts = message.attempts + 1
+        func outcome(_ status: DeliveryStatus, error: String?, next: Date? = nil, provider: String? = nil, via: String? = nil) -> OutboxOutcome {
+            OutboxOutcome(
+                messageID: message.id, status: status, gateway: via ?? gateway.name, providerMessageID: provider,
+                lastError: error, nextAttemptAt: next, attempts: attempts, at: now)
+        }
+        guard now < message.expiresAt else { return outcome(.failed, error: "code expired before delivery") }
+        let payload: MessagePayload
+        do {
+            payload = try known ?? MessagePayload(json: try sealer.open(message.sealedPayload))
+        } catch {
+            logger.error("outbox payload cannot be opened (wrong PHONE_VERIFY_CODE_SECRET?)", [("message_id", message.id)])
+            return outcome(.failed, error: "payload cannot be decrypted")
+        }
+        let sms = SMS(
+            messageID: message.id, to: message.to, display: payload.display, body: payload.body, code: payload.code,
+            verificationID: message.verificationID, purpose: message.purpose, locale: payload.locale,
+            expiresAt: message.expiresAt)
+        let fields = [("message_id", message.id), ("verification_id", message.verificationID),
+                      ("to", PhoneMask.mask(message.to)), ("gateway", gateway.name)]
+        switch gateway.send(sms) {
+        case .sent(let via, let providerID, let status):
+            devLog?.record(DevMessage(
+                to: message.to, body: payload.body, code: payload.code, verificationID: message.verificationID,
+                purpose: message.purpose, gateway: via, sentAt: now))
+            logger.info("sms sent", fields + [("via", via)])
+            return outcome(status, error: nil, provider: providerID, via: via)
+        case .permanent(let reason):
+            logger.warning("sms failed permanently", fields + [("reason", reason)])
+            return outcome(.failed, error: reason)
+        case .retryable(let reason, let retryAfter):
+            guard attempts < configuration.maxAttempts else {
+                logger.warning("sms failed after retries", fields + [("reason", reason)])
+                return outcome(.failed, error: reason)
+            }
+            let next = now.addingTimeInterval(max(backoff(attempt: attempts), Double(retryAfter ?? 0)))
+            logger.info("sms will be retried", fields + [("reason", reason), ("attempt", String(attempts))])
+            return outcome(.queued, error: reason, next: next)
+        }
+    }
+
+    /// Exponential backoff with jitter: uniform in [d/2, d] where d = base × 2^(attempt−1), capped.
+    func backoff(attempt: Int) -> Double {
+        let d = min(configuration.retryCap, configuration.retryBase * pow(2, Double(max(0, attempt - 1))))
+        let fraction = Double(random.uniform(below: 1_000_000)) / 1_000_000
+        return d / 2 + fraction * d / 2
+    }
+
+    func purge() {
+        do {
+            let removed = try outbox.purge(endedBefore: clock.now().addingTimeInterval(-configuration.retention))
+            if removed > 0 { logger.info("purged ended verifications", [("rows", String(removed))]) }
+        } catch {
+            logger.warning("purge failed", [("error", String(describing: error))])
+        }
+    }
+}
