@@ -191,16 +191,24 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         return running
     }
 
+    /// Sleeps until work is signalled, the buffered outcomes are due (then writes them), or the
+    /// poll interval passed (then a claim is due: retries come due in the store).
     private func waitForWork() {
-        flushCompletions()
         condition.lock()
         if wakeups == 0 && running && handed.isEmpty {
-            // Nothing signalled within the poll interval: look in the store (retries come due).
-            if !condition.wait(until: Date().addingTimeInterval(configuration.pollInterval)) { claimWanted = true }
+            let age = completions.isEmpty ? 0 : DispatchTime.now().uptimeNanoseconds - oldestCompletion
+            let wait = completions.isEmpty
+                ? configuration.pollInterval : max(0, Double(Self.completionDelay - min(age, Self.completionDelay)) / 1e9)
+            if !condition.wait(until: Date().addingTimeInterval(wait)) && completions.isEmpty { claimWanted = true }
         }
         wakeups = 0
+        let due = !completions.isEmpty && DispatchTime.now().uptimeNanoseconds - oldestCompletion >= Self.completionDelay
         condition.unlock()
+        if due { flushCompletions() }
     }
+
+    /// How long an outcome may wait in the buffer for others to share its transaction (ns).
+    static let completionDelay: UInt64 = 10_000_000
 
     /// Takes up to a batch of handed-over messages, counted as busy while they are sent.
     private func takeHanded() -> [(message: OutboxMessage, payload: MessagePayload?)] {
@@ -245,10 +253,9 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         }
         condition.lock()
         busy -= 1
-        // Nothing more in memory (or no threads): write what is buffered now.
-        let idle = handed.isEmpty || !running
+        let threadless = !running
         condition.unlock()
-        if idle { flushCompletions() }
+        if threadless { flushCompletions() }  // tests driving `runOnce` see outcomes at once
         return batch.count
     }
 
@@ -267,11 +274,11 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     /// 10 ms old. Under load, completions of many messages share one store transaction; a crash
     /// re-sends at most those ~10 ms of messages (their leases lapse).
     private func record(_ outcome: OutboxOutcome) {
-        let now = DispatchTime.now().uptimeNanoseconds
         condition.lock()
+        let now = DispatchTime.now().uptimeNanoseconds  // read under the lock: never before `oldestCompletion`
         if completions.isEmpty { oldestCompletion = now }
         completions.append(outcome)
-        let due = completions.count >= configuration.batchSize || now - oldestCompletion >= 10_000_000
+        let due = completions.count >= configuration.batchSize || now - oldestCompletion >= Self.completionDelay
         let ready = due ? completions : []
         if due { completions.removeAll(keepingCapacity: true) }
         condition.unlock()
