@@ -14,7 +14,15 @@ import VerifyCore
         #expect(try server.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(code)"}"#).status == 200)
         #expect(try server.call("POST", "/v1/verifications", json: #"{"phone_number":"\#(phone)"}"#).status == 429)
 
-        let text = try String(contentsOf: URL(string: server.base + "/metrics")!, encoding: .utf8)
+        // A sent message's outcome is written with others that arrive within 10 ms: the outbox
+        // gauge reaches 0 a moment after the code was read.
+        var text = ""
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            text = try String(contentsOf: URL(string: server.base + "/metrics")!, encoding: .utf8)
+            if text.contains("phoneverify_outbox_depth 0") { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < deadline
         for series in [
             #"phoneverify_http_requests_total{route="/v1/verifications/{id}/check",method="POST",status="200"} 1"#,
             #"phoneverify_verifications_total{event="started",country="GB",purpose="sign_in"} 1"#,
