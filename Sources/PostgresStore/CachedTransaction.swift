@@ -295,26 +295,31 @@ final class CachedTransaction: StoreTransaction {
             let keys = wants.fraudKeys.keys.sorted()
             let from = min(wants.fraudKeys.values.min() ?? fraudFrom, fraudFrom)
             let array = PostgresRows.textArray(keys)
+            // Counters (kind 0) and overrides (kind 1) in one statement.
             fetches.append(Fetch(
-                sql: "SELECT key, bucket, sent, approved FROM fraud_counts WHERE key = ANY($1::text[]) AND bucket >= $2",
+                sql: """
+                    SELECT 0 AS kind, key, bucket, sent, approved, NULL AS action FROM fraud_counts
+                    WHERE key = ANY($1::text[]) AND bucket >= $2
+                    UNION ALL
+                    SELECT 1, key, NULL, NULL, NULL, action FROM fraud_overrides WHERE key = ANY($1::text[])
+                    """,
                 params: [array, .int(from)],
                 absorb: { [self] rows in
                     var found: [String: [Int64: (sent: Int, approved: Int)]] = [:]
+                    var actions: [String: FraudAction] = [:]
                     for row in rows {
-                        found[try PostgresRows.string(row, "key"), default: [:]][try PostgresRows.int(row, "bucket")] =
-                            (Int(try PostgresRows.int(row, "sent")), Int(try PostgresRows.int(row, "approved")))
+                        let key = try PostgresRows.string(row, "key")
+                        if try PostgresRows.int(row, "kind") == 1 {
+                            actions[key] = row.text("action").flatMap(FraudAction.init)
+                        } else {
+                            found[key, default: [:]][try PostgresRows.int(row, "bucket")] =
+                                (Int(try PostgresRows.int(row, "sent")), Int(try PostgresRows.int(row, "approved")))
+                        }
                     }
-                    for key in keys { fetched.fraudCounts[key] = FraudBuckets(from: from, buckets: found[key] ?? [:]) }
-                }))
-            fetches.append(Fetch(
-                sql: "SELECT key, action FROM fraud_overrides WHERE key = ANY($1::text[])",
-                params: [array],
-                absorb: { [self] rows in
-                    var found: [String: FraudAction] = [:]
-                    for row in rows {
-                        found[try PostgresRows.string(row, "key")] = row.text("action").flatMap(FraudAction.init)
+                    for key in keys {
+                        fetched.fraudCounts[key] = FraudBuckets(from: from, buckets: found[key] ?? [:])
+                        fetched.fraudOverrides.updateValue(actions[key], forKey: key)
                     }
-                    for key in keys { fetched.fraudOverrides.updateValue(found[key], forKey: key) }
                 }))
         }
         if !wants.latestMessages.isEmpty {

@@ -21,6 +21,13 @@ final class SQLiteTransaction: StoreTransaction {
         static func < (a: Self, b: Self) -> Bool { (a.key, a.bucket) < (b.key, b.bucket) }
     }
 
+    // Built once: the statement cache is keyed by the SQL text.
+    static let selectVerification = "SELECT \(SQLiteRows.verificationColumns) FROM verifications WHERE id = ?"
+    static let insertVerification =
+        "INSERT INTO verifications (\(SQLiteRows.verificationColumns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    static let insertMessage =
+        "INSERT INTO outbox (\(SQLiteRows.outboxColumns), lease_owner, lease_until) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+
     init(db: Connection) {
         self.db = db
     }
@@ -77,7 +84,7 @@ final class SQLiteTransaction: StoreTransaction {
     }
 
     func verification(id: String) throws -> Verification? {
-        try db.queryOne("SELECT \(SQLiteRows.verificationColumns) FROM verifications WHERE id = ?", [.text(id)])
+        try db.queryOne(Self.selectVerification, [.text(id)])
             .map(SQLiteRows.verification)
     }
 
@@ -106,7 +113,7 @@ final class SQLiteTransaction: StoreTransaction {
 
     func insert(_ verification: Verification) throws {
         try db.run(
-            "INSERT INTO verifications (\(SQLiteRows.verificationColumns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            Self.insertVerification,
             SQLiteRows.values(verification))
     }
 
@@ -126,7 +133,7 @@ final class SQLiteTransaction: StoreTransaction {
 
     func enqueue(_ message: OutboxMessage, lease: OutboxLease?) throws {
         try db.run(
-            "INSERT INTO outbox (\(SQLiteRows.outboxColumns), lease_owner, lease_until) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            Self.insertMessage,
             SQLiteRows.values(message) + [SQLiteRows.text(lease?.owner), SQLiteRows.millis(lease?.until)])
     }
 
