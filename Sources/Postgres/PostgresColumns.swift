@@ -1,28 +1,20 @@
 /// The column names of one result set, shared by all of its rows.
 ///
-/// Immutable, so it is `Sendable`; the lookup tables are built once per query.
+/// Immutable, so it is `Sendable`. Lookups scan the names: results have a few dozen columns at
+/// most, and building hash tables per result cost more than the scans they save.
 final class PostgresColumns: Sendable {
     /// Names in result order.
     let names: [String]
-    private let exact: [String: Int]
-    private let folded: [String: Int]
 
     init(_ names: [String]) {
         self.names = names
-        var exact: [String: Int] = [:]
-        var folded: [String: Int] = [:]
-        for (index, name) in names.enumerated() {
-            if exact[name] == nil { exact[name] = index }
-            let key = name.lowercased()
-            if folded[key] == nil { folded[key] = index }
-        }
-        self.exact = exact
-        self.folded = folded
     }
 
     /// Index of the first column with this name; exact match first, then
     /// case-insensitive like unquoted SQL identifiers.
     func index(of name: String) -> Int? {
-        exact[name] ?? folded[name.lowercased()]
+        if let exact = names.firstIndex(of: name) { return exact }
+        let folded = name.lowercased()
+        return names.firstIndex { $0.lowercased() == folded }
     }
 }
