@@ -39,20 +39,22 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     let configuration: DeliveryConfiguration
     public let owner: String
 
-    private let condition = NSCondition()
+    let condition = NSCondition()
     /// The lease keeper sleeps on its own condition: a wake-up meant for a sending thread must
     /// never be absorbed by it (a lost wake-up delays a message until the next poll).
     private let keeperCondition = NSCondition()
     private var wakeups = 0
     /// Messages queued under this worker's lease, delivered from memory (see `handOff`).
     private var handed: [(message: OutboxMessage, payload: MessagePayload)] = []
-    /// A claim from the store is due (see `runOnce`).
+    /// A claim from the store is due (see `runOnce`), and when the last one was made (uptime ns).
     private var claimWanted = true
+    private var lastClaim: UInt64 = 0
+    /// Messages taken for sending whose outcome is not buffered yet (their leases are renewed).
+    var inFlight: Set<String> = []
     /// Outcomes not yet written, and when the oldest was added (uptime ns).
-    private var completions: [OutboxOutcome] = []
-    private var oldestCompletion: UInt64 = 0
-    private var running = false
-    private var busy = 0
+    var completions: [OutboxOutcome] = []
+    var oldestCompletion: UInt64 = 0
+    var running = false
     private var threadsAlive = 0
 
     public init(
@@ -80,8 +82,10 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Most messages held in memory; past this, new messages are queued unclaimed.
-    private var handOffCapacity: Int { max(1, configuration.batchSize * configuration.threads * 4) }
+    /// Most messages held in memory (one batch per thread); past this, new messages are queued
+    /// unclaimed. Kept small: a message superseded while held is still sent (its row keeps the
+    /// superseded state), so a slow gateway must not build a long backlog in memory.
+    private var handOffCapacity: Int { max(1, configuration.batchSize * configuration.threads) }
 
     public func handOffLease(now: Date) -> OutboxLease? {
         condition.lock()
@@ -92,6 +96,23 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
 
     public func handOff(_ message: OutboxMessage, payload: MessagePayload) {
         condition.lock()
+        guard running else {
+            // Stopped since the lease was given: hand the row back to the store for any worker.
+            condition.unlock()
+            do { try outbox.releaseLeases(owner: owner) } catch {
+                logger.warning("could not release outbox leases", [("error", String(describing: error))])
+            }
+            return
+        }
+        // A commit that took a third of the lease or more leaves too little of it to rely on:
+        // the row is claimed from the store once the lease lapses.
+        if clock.now().timeIntervalSince(message.createdAt) >= Double(configuration.leaseSeconds) / 3 {
+            wakeups += 1
+            claimWanted = true
+            condition.signal()
+            condition.unlock()
+            return
+        }
         handed.append((message, payload))
         wakeups += 1
         condition.signal()
@@ -163,12 +184,14 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
             if isRunning { _ = keeperCondition.wait(until: Date().addingTimeInterval(period)) }
             keeperCondition.unlock()
             condition.lock()
-            let (live, holding) = (running, busy > 0 || !handed.isEmpty || !completions.isEmpty)
+            let live = running
+            let held = handed.map(\.message.id) + Array(inFlight) + completions.map(\.messageID)
             condition.unlock()
             guard live else { break }
-            if holding {
+            if !held.isEmpty {
                 do {
-                    try outbox.renewLeases(owner: owner, until: clock.now().addingTimeInterval(TimeInterval(configuration.leaseSeconds)))
+                    try outbox.renewLeases(
+                        owner: owner, ids: held, until: clock.now().addingTimeInterval(TimeInterval(configuration.leaseSeconds)))
                 } catch {
                     logger.warning("could not renew outbox leases", [("error", String(describing: error))])
                 }
@@ -210,7 +233,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     /// How long an outcome may wait in the buffer for others to share its transaction (ns).
     static let completionDelay: UInt64 = 10_000_000
 
-    /// Takes up to a batch of handed-over messages, counted as busy while they are sent.
+    /// Takes up to a batch of handed-over messages (in flight until their outcome is buffered).
     private func takeHanded() -> [(message: OutboxMessage, payload: MessagePayload?)] {
         condition.lock()
         defer { condition.unlock() }
@@ -218,7 +241,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         guard count > 0 else { return [] }
         let batch = handed[..<count].map { (message: $0.message, payload: Optional($0.payload)) }
         handed.removeFirst(count)
-        busy += 1
+        for item in batch { inFlight.insert(item.message.id) }
         return batch
     }
 
@@ -241,8 +264,11 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
                 return 0
             }
             condition.lock()
-            if batch.count == configuration.batchSize { claimWanted = true }  // more may be due
-            if !batch.isEmpty { busy += 1 }
+            if batch.count == configuration.batchSize {
+                claimWanted = true  // more may be due: another thread can take them now
+                condition.signal()
+            }
+            for item in batch { inFlight.insert(item.message.id) }
             condition.unlock()
             guard !batch.isEmpty else { return 0 }
         }
@@ -252,7 +278,6 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
             record(deliver(message, payload: payload))
         }
         condition.lock()
-        busy -= 1
         let threadless = !running
         condition.unlock()
         if threadless { flushCompletions() }  // tests driving `runOnce` see outcomes at once
@@ -265,41 +290,13 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         defer { condition.unlock() }
         // Without threads (tests driving `runOnce`), every call looks in the store.
         guard running else { return true }
-        let wanted = claimWanted
+        // Also once per poll interval whatever else happens: retries come due and leases of
+        // crashed workers lapse even while hand-offs keep every thread busy.
+        let now = DispatchTime.now().uptimeNanoseconds
+        let pollDue = now &- lastClaim >= UInt64(configuration.pollInterval * 1e9)
+        guard claimWanted || pollDue else { return false }
         claimWanted = false
-        return wanted
-    }
-
-    /// Buffers an outcome; writes the buffer when it holds a batch or its oldest outcome is
-    /// 10 ms old. Under load, completions of many messages share one store transaction; a crash
-    /// re-sends at most those ~10 ms of messages (their leases lapse).
-    private func record(_ outcome: OutboxOutcome) {
-        condition.lock()
-        let now = DispatchTime.now().uptimeNanoseconds  // read under the lock: never before `oldestCompletion`
-        if completions.isEmpty { oldestCompletion = now }
-        completions.append(outcome)
-        let due = completions.count >= configuration.batchSize || now - oldestCompletion >= Self.completionDelay
-        let ready = due ? completions : []
-        if due { completions.removeAll(keepingCapacity: true) }
-        condition.unlock()
-        write(ready)
-    }
-
-    /// Writes every buffered outcome.
-    func flushCompletions() {
-        condition.lock()
-        let ready = completions
-        completions.removeAll(keepingCapacity: true)
-        condition.unlock()
-        write(ready)
-    }
-
-    private func write(_ outcomes: [OutboxOutcome]) {
-        guard !outcomes.isEmpty else { return }
-        do {
-            try outbox.complete(outcomes, owner: owner)
-        } catch {
-            logger.error("outbox completion failed; messages will be retried after their lease", [("error", String(describing: error))])
-        }
+        lastClaim = now
+        return true
     }
 }

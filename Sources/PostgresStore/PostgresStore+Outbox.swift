@@ -42,7 +42,7 @@ extension PostgresStore {
                     last_error = $4, attempts = $5, next_attempt_at = COALESCE($6, next_attempt_at), updated_at = $7,
                     lease_owner = NULL, lease_until = NULL,
                     payload = CASE WHEN $1 = 'queued' THEN payload ELSE NULL END
-                WHERE id = $8 AND lease_owner = $9
+                WHERE id = $8 AND lease_owner = $9 AND status = 'queued'
                 """,
                 [
                     .text(o.status.rawValue), PostgresRows.text(o.gateway), PostgresRows.text(o.providerMessageID),
@@ -69,11 +69,14 @@ extension PostgresStore {
     }
 
     @discardableResult
-    public func renewLeases(owner: String, until: Date) throws -> Int {
-        try retrying(connectionFailures: true) {
+    public func renewLeases(owner: String, ids: [String], until: Date) throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        return try retrying(connectionFailures: true) {
             try pool.withConnection { connection in
                 try trip {
-                    try connection.run("UPDATE outbox SET lease_until = $1 WHERE lease_owner = $2", [PostgresRows.millis(until), .text(owner)])
+                    try connection.run(
+                        "UPDATE outbox SET lease_until = $1 WHERE lease_owner = $2 AND id = ANY($3::text[])",
+                        [PostgresRows.millis(until), .text(owner), PostgresRows.textArray(ids)])
                 }
             }
         }

@@ -19,8 +19,11 @@ final class Checkpointer: @unchecked Sendable {
     private var connection: Connection?
     private let intervalMicros: Int
 
-    init(path: String, busyTimeoutMillis: Int32, intervalMicros: Int) throws {
-        connection = try Connection(path: path, readOnly: false, busyTimeoutMillis: busyTimeoutMillis)
+    init(path: String, busyTimeoutMillis: Int32, synchronous: String, intervalMicros: Int) throws {
+        let connection = try Connection(path: path, readOnly: false, busyTimeoutMillis: busyTimeoutMillis)
+        // The checkpoint syncs (or not) as the configured level says, like the writer's.
+        try connection.execute("PRAGMA synchronous = \(synchronous)")
+        self.connection = connection
         self.intervalMicros = intervalMicros
         try DetachedThread.start(name: "sqlite-ckpt") { [self] in run() }
     }

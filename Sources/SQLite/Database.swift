@@ -62,7 +62,7 @@ public final class Database: Sendable {
         guard configuration.checkpointIntervalMicros > 0,
               let checkpointer = try? Checkpointer(
                 path: configuration.path, busyTimeoutMillis: configuration.busyTimeoutMillis,
-                intervalMicros: configuration.checkpointIntervalMicros)
+                synchronous: configuration.synchronous, intervalMicros: configuration.checkpointIntervalMicros)
         else { return nil }
         // The writer's own checkpoint then only has to let the WAL restart now and then.
         try? connection.execute("PRAGMA wal_autocheckpoint = 4000")

@@ -13,8 +13,8 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     /// The most write jobs committed together in one transaction (1 disables batching).
     public var maxBatchSize: Int
     /// How long the writer may wait for more jobs before starting a batch: it waits
-    /// only while fewer jobs are queued than the previous batch had (so a lone caller
-    /// never waits). 0 (default) never waits: batches form from whatever queued up
+    /// only while fewer jobs are queued than the previous batch had, and not at all after
+    /// a batch of one (a lone caller). 0 (default) never waits: batches form from whatever queued up
     /// while the previous batch was committing.
     public var maxBatchWaitMicros: Int
     /// How often a background thread copies the WAL into the database file (a passive

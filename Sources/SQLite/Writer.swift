@@ -126,10 +126,10 @@ final class Writer: @unchecked Sendable {
             writerIdle = false
         }
         if pending.isEmpty { return nil }
-        // Under concurrent load (the last batch had several jobs), wait (bounded) until one
-        // job more than the last batch had is queued: batches grow to what arrives within
-        // the wait, so commits are fewer and larger. A lone caller never waits.
-        let target = lastBatchSize > 1 ? min(maxBatchSize, lastBatchSize + 1) : 0
+        // Under concurrent load (the last batch had several jobs), wait (bounded) until as many
+        // jobs as the last batch had are queued: fewer, larger commits. After a batch of one
+        // (a lone caller) there is no wait; the first job after a burst may wait once.
+        let target = lastBatchSize > 1 ? min(maxBatchSize, lastBatchSize) : 0
         if maxBatchWaitMicros > 0 && pending.count < target && state == .running {
             let deadline = Lock.deadline(afterMicros: maxBatchWaitMicros)
             fillTarget = target

@@ -70,7 +70,7 @@ public final class SQLiteStore: VerificationStore, OutboxStore, @unchecked Senda
                         last_error = ?, attempts = ?, next_attempt_at = COALESCE(?, next_attempt_at), updated_at = ?,
                         lease_owner = NULL, lease_until = NULL,
                         payload = CASE WHEN ? = 'queued' THEN payload ELSE NULL END
-                    WHERE id = ? AND lease_owner = ?
+                    WHERE id = ? AND lease_owner = ? AND status = 'queued'
                     """,
                     [
                         .text(o.status.rawValue), SQLiteRows.text(o.gateway), SQLiteRows.text(o.providerMessageID),
@@ -87,9 +87,17 @@ public final class SQLiteStore: VerificationStore, OutboxStore, @unchecked Senda
         }
     }
 
-    public func renewLeases(owner: String, until: Date) throws -> Int {
-        try database.write { db in
-            try db.run("UPDATE outbox SET lease_until = ? WHERE lease_owner = ?", [SQLiteRows.millis(until), .text(owner)])
+    public func renewLeases(owner: String, ids: [String], until: Date) throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        return try database.write { db in
+            var renewed = 0
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = ids[start..<min(start + 500, ids.count)]
+                renewed += try db.run(
+                    "UPDATE outbox SET lease_until = ? WHERE lease_owner = ? AND id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))",
+                    [SQLiteRows.millis(until), .text(owner)] + chunk.map { .text($0) })
+            }
+            return renewed
         }
     }
 

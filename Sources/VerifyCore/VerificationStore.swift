@@ -116,13 +116,15 @@ public protocol OutboxStore: Sendable {
     /// while its lease holds.
     func claimDue(limit: Int, now: Date, leaseUntil: Date, owner: String) throws -> [OutboxMessage]
     /// Records what happened to claimed messages and releases their leases. A message that
-    /// is no longer queued has its payload erased.
+    /// is no longer queued has its payload erased. A message that stopped being queued while
+    /// it was held (superseded by a resend, its verification ended) keeps that state.
     func complete(_ outcomes: [OutboxOutcome], owner: String) throws
     /// Releases leases this owner still holds (graceful shutdown).
     func releaseLeases(owner: String) throws
-    /// Extends every lease this owner holds (a live worker's heartbeat); returns how many.
+    /// Extends this owner's leases on the messages `ids` (those a live worker holds in memory:
+    /// a lease on anything else lapses, so another worker can send it); returns how many.
     @discardableResult
-    func renewLeases(owner: String, until: Date) throws -> Int
+    func renewLeases(owner: String, ids: [String], until: Date) throws -> Int
     /// Applies a provider's delivery receipt to the message it sent; returns false when no
     /// message of that gateway has that provider id. Final states are not overwritten by
     /// earlier ones (a late "sent" never replaces "delivered").

@@ -127,7 +127,9 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
         lock.lock()
         defer { lock.unlock() }
         for o in outcomes {
-            guard state.leases[o.messageID]?.owner == owner, let i = state.messages.firstIndex(where: { $0.id == o.messageID }) else { continue }
+            guard state.leases[o.messageID]?.owner == owner, let i = state.messages.firstIndex(where: { $0.id == o.messageID }),
+                  state.messages[i].status == .queued
+            else { continue }
             state.leases[o.messageID] = nil
             state.messages[i].status = o.status
             state.messages[i].gateway = o.gateway
@@ -146,11 +148,12 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
         state.leases = state.leases.filter { $0.value.owner != owner }
     }
 
-    public func renewLeases(owner: String, until: Date) throws -> Int {
+    public func renewLeases(owner: String, ids: [String], until: Date) throws -> Int {
         lock.lock()
         defer { lock.unlock() }
         var n = 0
-        for (id, lease) in state.leases where lease.owner == owner {
+        let wanted = Set(ids)
+        for (id, lease) in state.leases where lease.owner == owner && wanted.contains(id) {
             state.leases[id] = (owner, until)
             n += 1
         }

@@ -53,7 +53,7 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
         try store.complete(outcomes, owner: owner)
     }
     func releaseLeases(owner: String) throws { try store.releaseLeases(owner: owner) }
-    func renewLeases(owner: String, until: Date) throws -> Int { try store.renewLeases(owner: owner, until: until) }
+    func renewLeases(owner: String, ids: [String], until: Date) throws -> Int { try store.renewLeases(owner: owner, ids: ids, until: until) }
     func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
         try store.recordReceipt(gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: at)
     }
@@ -134,6 +134,64 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
         let counts = outbox.counts
         #expect(counts.claims <= 4 * 2)  // the start-up look of each thread (and a poll, if one came due)
         #expect(counts.completions < ids.count / 2)
+    }
+
+    /// Rows due in the store (retries, leases of crashed workers) are still claimed once per
+    /// poll interval while hand-offs keep the threads busy.
+    @Test func theStoreIsStillPolledUnderSteadyHandOffs() throws {
+        let store = try temporaryStore()
+        defer { store.close() }
+        let gateway = CodeRecordingGateway()
+        let w = worker(store, gateway) { $0.pollInterval = 0.2 }
+        w.start()
+        defer { w.stop() }
+        Thread.sleep(forTimeInterval: 0.3)  // past the start-up claim
+        _ = try queue(store, count: 1, at: Date())  // "msg_0", unleased, nobody told the worker
+        let deadline = Date().addingTimeInterval(5)
+        var n = 0
+        while gateway.sent["msg_0"] == nil && Date() < deadline {
+            let lease = try #require(w.handOffLease(now: Date()))
+            try handOff(["handed_\(n)"], to: w, store: store, lease: lease, code: "333333")
+            n += 1
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(gateway.sent["msg_0"] != nil)
+    }
+
+    /// Only leases on messages the worker holds are renewed: a row leased to it that it never
+    /// got (a commit whose answer was lost) lapses and is sent by another worker.
+    @Test func leasesOnMessagesNotHeldLapse() throws {
+        let store = try temporaryStore()
+        defer { store.close() }
+        let gateway = CodeRecordingGateway(delay: 0.3)
+        let w = worker(store, gateway) { $0.threads = 1; $0.batchSize = 1; $0.leaseSeconds = 1 }
+        w.start()
+        defer { w.stop() }
+        let lease = try #require(w.handOffLease(now: Date()))
+        let now = Date()
+        try store.write { tx in
+            try tx.enqueue(OutboxMessage(
+                id: "msg_orphan", verificationID: "ver_orphan", to: "+15555550123", purpose: .signIn, sealedPayload: [],
+                createdAt: now, updatedAt: now, nextAttemptAt: now, expiresAt: now.addingTimeInterval(300)), lease: lease)
+        }
+        try handOff((0..<8).map { "msg_slow_\($0)" }, to: w, store: store, lease: lease, code: "444444")  // busy for 2.4 s
+        Thread.sleep(forTimeInterval: 1.6)
+        let rescued = try store.claimDue(limit: 10, now: Date(), leaseUntil: Date().addingTimeInterval(30), owner: "other")
+        #expect(rescued.map(\.id).contains("msg_orphan"))
+    }
+
+    @Test func aHandOffAfterStopGoesBackToTheStore() throws {
+        let store = try temporaryStore()
+        defer { store.close() }
+        let gateway = CodeRecordingGateway()
+        let w = worker(store, gateway)
+        w.start()
+        let lease = try #require(w.handOffLease(now: Date()))
+        w.stop()
+        try handOff(["msg_late"], to: w, store: store, lease: lease, code: "555555")
+        #expect(gateway.sent.isEmpty)
+        let claimed = try store.claimDue(limit: 10, now: Date(), leaseUntil: Date().addingTimeInterval(30), owner: "next")
+        #expect(claimed.map(\.id) == ["msg_late"])
     }
 
     @Test func stoppingReleasesHandedMessagesNotYetSent() throws {

@@ -77,7 +77,7 @@ struct RoundTripTests {
         var claimed: [OutboxMessage] = []
         let claim = try Self.trips(store) { claimed = try store.claimDue(limit: 10, now: now, leaseUntil: now.addingTimeInterval(30), owner: "w") }
         #expect(claim == 1 && claimed.count == 1)
-        let renew = try Self.trips(store) { _ = try store.renewLeases(owner: "w", until: now.addingTimeInterval(60)) }
+        let renew = try Self.trips(store) { _ = try store.renewLeases(owner: "w", ids: ["msg_1"], until: now.addingTimeInterval(60)) }
         #expect(renew == 1)
         let outcomes = claimed.map {
             OutboxOutcome(messageID: $0.id, status: .sent, gateway: "g", providerMessageID: "p1", lastError: nil, nextAttemptAt: nil, attempts: 1, at: now)

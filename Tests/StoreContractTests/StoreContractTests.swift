@@ -147,6 +147,21 @@ func message(_ id: String, for verification: String = "ver_1", at: Date = t0, ex
         #expect(try store.queueDepth().count == 11)
     }
 
+    /// A message superseded while a worker held it keeps its state when the worker reports it.
+    @Test(arguments: StoreKind.allCases)
+    func completionNeverRevivesASupersededMessage(kind: StoreKind) throws {
+        let store = try kind.make()
+        try store.write { tx in
+            try tx.insert(sample())
+            try tx.enqueue(message("msg_old", at: t0), lease: OutboxLease(owner: "A", until: t0.addingTimeInterval(15)))
+        }
+        try store.write { try $0.supersedeQueuedMessages(verificationID: "ver_1", reason: "superseded by a resend", now: t0) }
+        try store.complete([OutboxOutcome(messageID: "msg_old", status: .sent, gateway: "x", providerMessageID: "p1", lastError: nil, nextAttemptAt: nil, attempts: 1, at: t0)], owner: "A")
+        let latest = try #require(try store.read { try $0.latestMessage(verificationID: "ver_1") })
+        #expect(latest.status == .failed)
+        #expect(latest.lastError == "superseded by a resend")
+    }
+
     /// A message queued under a lease (handed to the local worker in memory) is claimed as it
     /// is inserted: nobody else gets it while the lease holds, its owner can complete it, and
     /// once the lease lapses (the process died) any worker claims it.
@@ -237,7 +252,9 @@ func message(_ id: String, for verification: String = "ver_1", at: Date = t0, ex
             try tx.enqueue(message("msg_1"))
         }
         _ = try store.claimDue(limit: 1, now: t0, leaseUntil: t0.addingTimeInterval(10), owner: "A")
-        #expect(try store.renewLeases(owner: "A", until: t0.addingTimeInterval(100)) == 1)
+        #expect(try store.renewLeases(owner: "A", ids: ["msg_other"], until: t0.addingTimeInterval(100)) == 0)
+        #expect(try store.renewLeases(owner: "B", ids: ["msg_1"], until: t0.addingTimeInterval(100)) == 0)
+        #expect(try store.renewLeases(owner: "A", ids: ["msg_1"], until: t0.addingTimeInterval(100)) == 1)
         #expect(try store.claimDue(limit: 1, now: t0.addingTimeInterval(50), leaseUntil: t0.addingTimeInterval(80), owner: "B").isEmpty)
         try store.complete([OutboxOutcome(messageID: "msg_1", status: .sent, gateway: "twilio", providerMessageID: "SM1", lastError: nil, nextAttemptAt: nil, attempts: 1, at: t0)], owner: "A")
         #expect(try store.recordReceipt(gateway: "twilio", providerMessageID: "SM1", status: .delivered, error: nil, at: t0.addingTimeInterval(5)))
