@@ -22,11 +22,14 @@ let package = Package(
             linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]
         ),
 
+        // Pure Swift, no dependencies: base64url for the domain and the crypto wrapper
+        .target(name: "Encoding"),
+
         // One Swift wrapper per C library
         .target(name: "HTTPTypes"),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPTypes"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "Crypto", dependencies: ["COpenSSL"]),
+        .target(name: "Crypto", dependencies: ["COpenSSL", "Encoding"]),
         .target(name: "PhoneNumbers", dependencies: ["CPhoneNumber"]),
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         .target(name: "Postgres", dependencies: ["CPostgres"]),
@@ -35,7 +38,7 @@ let package = Package(
         .target(name: "Telemetry"),
 
         // Domain and adapters
-        .target(name: "VerifyCore"),
+        .target(name: "VerifyCore", dependencies: ["Encoding"]),
         .target(name: "Stores", dependencies: ["VerifyCore", "SQLite"]),
         .target(name: "PostgresStore", dependencies: ["VerifyCore", "Postgres"]),
         .target(name: "Gateways", dependencies: ["VerifyCore", "Telemetry", "HTTPClient", "Crypto"]),

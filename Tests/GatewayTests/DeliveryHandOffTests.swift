@@ -5,30 +5,6 @@ import Testing
 import VerifyCore
 import VerifyTesting
 
-/// A gateway recording the code of each message it sends, optionally slowly.
-final class CodeRecordingGateway: SMSGateway, @unchecked Sendable {
-    let name = "recording"
-    private let lock = NSLock()
-    private var codes: [String: String] = [:]
-    let delay: Double
-
-    init(delay: Double = 0) { self.delay = delay }
-
-    func send(_ sms: SMS) -> GatewayResult {
-        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-        lock.lock()
-        codes[sms.messageID] = sms.code
-        lock.unlock()
-        return .sent(via: name, providerMessageID: nil, status: .sent)
-    }
-
-    var sent: [String: String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return codes
-    }
-}
-
 /// Counts the outbox calls a worker makes, passing them to a real store.
 final class CountingOutbox: OutboxStore, @unchecked Sendable {
     let store: SQLiteStore
@@ -94,7 +70,7 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
     @Test func aRunningWorkerDeliversHandedMessagesFromMemory() throws {
         let store = try temporaryStore()
         defer { store.close() }
-        let gateway = CodeRecordingGateway()
+        let gateway = CountingGateway()
         let w = worker(store, gateway)
         #expect(w.handOffLease(now: Date()) == nil)  // not started: messages go through the store
         w.start()
@@ -116,7 +92,7 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
         let store = try temporaryStore()
         defer { store.close() }
         let outbox = CountingOutbox(store)
-        let gateway = CodeRecordingGateway(delay: 0.002)
+        let gateway = CountingGateway(delay: 0.002)
         let w = DeliveryWorker(
             outbox: outbox, gateway: gateway, sealer: FakeSealer(), clock: SystemClock(), random: SeededRandom(),
             logger: .disabled, devLog: nil, configuration: DeliveryConfiguration(), owner: "local")
@@ -141,7 +117,7 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
     @Test func theStoreIsStillPolledUnderSteadyHandOffs() throws {
         let store = try temporaryStore()
         defer { store.close() }
-        let gateway = CodeRecordingGateway()
+        let gateway = CountingGateway()
         let w = worker(store, gateway) { $0.pollInterval = 0.2 }
         w.start()
         defer { w.stop() }
@@ -163,7 +139,7 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
     @Test func leasesOnMessagesNotHeldLapse() throws {
         let store = try temporaryStore()
         defer { store.close() }
-        let gateway = CodeRecordingGateway(delay: 0.3)
+        let gateway = CountingGateway(delay: 0.3)
         let w = worker(store, gateway) { $0.threads = 1; $0.batchSize = 1; $0.leaseSeconds = 1 }
         w.start()
         defer { w.stop() }
@@ -183,7 +159,7 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
     @Test func aHandOffAfterStopGoesBackToTheStore() throws {
         let store = try temporaryStore()
         defer { store.close() }
-        let gateway = CodeRecordingGateway()
+        let gateway = CountingGateway()
         let w = worker(store, gateway)
         w.start()
         let lease = try #require(w.handOffLease(now: Date()))
@@ -197,7 +173,7 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
     @Test func stoppingReleasesHandedMessagesNotYetSent() throws {
         let store = try temporaryStore()
         defer { store.close() }
-        let gateway = CodeRecordingGateway(delay: 0.3)
+        let gateway = CountingGateway(delay: 0.3)
         let w = worker(store, gateway) { $0.threads = 1; $0.batchSize = 1 }
         w.start()
         let lease = try #require(w.handOffLease(now: Date()))

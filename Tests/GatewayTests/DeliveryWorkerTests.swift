@@ -6,11 +6,12 @@ import Testing
 import VerifyCore
 import VerifyTesting
 
-/// A gateway counting sends per message id, optionally slow.
+/// A gateway counting sends per message id and keeping each message's code, optionally slow.
 final class CountingGateway: SMSGateway, @unchecked Sendable {
     let name = "counting"
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
+    private var codes: [String: String] = [:]
     let delay: Double
 
     init(delay: Double = 0) { self.delay = delay }
@@ -19,6 +20,7 @@ final class CountingGateway: SMSGateway, @unchecked Sendable {
         if delay > 0 { Thread.sleep(forTimeInterval: delay) }
         lock.lock()
         counts[sms.messageID, default: 0] += 1
+        codes[sms.messageID] = sms.code
         lock.unlock()
         return .sent(via: name, providerMessageID: "p-" + sms.messageID, status: .sent)
     }
@@ -27,6 +29,13 @@ final class CountingGateway: SMSGateway, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return counts
+    }
+
+    /// The code of each message sent (the last one sent, for a message sent twice).
+    var sent: [String: String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return codes
     }
 }
 
