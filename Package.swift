@@ -24,6 +24,8 @@ let package = Package(
 
         // Pure Swift, no dependencies: base64url for the domain and the crypto wrapper
         .target(name: "Encoding"),
+        // Threads for concurrency tests (test targets only)
+        .target(name: "ThreadTesting"),
 
         // One Swift wrapper per C library
         .target(name: "HTTPTypes"),
@@ -56,13 +58,13 @@ let package = Package(
         .testTarget(name: "VerifyCoreTests", dependencies: ["VerifyCore", "VerifyTesting"]),
         .testTarget(name: "APITests", dependencies: ["API", "VerifyCore", "VerifyTesting", "HTTPTypes", "Telemetry"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTypes"]),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["ThreadTesting", "SQLite"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "HTTPTypes"]),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["ThreadTesting", "HTTPClient", "HTTPServer", "HTTPTypes"]),
+        .testTarget(name: "PostgresTests", dependencies: ["ThreadTesting", "Postgres"]),
         .testTarget(name: "StoreContractTests", dependencies: ["Stores", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
-        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
+        .testTarget(name: "PostgresStoreTests", dependencies: ["ThreadTesting", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "VerifyCore", "VerifyTesting", "Crypto", "HTTPServer", "HTTPTypes", "HTTPClient"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateways", "Stores", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPTypes", "HTTPClient", "Crypto", "Telemetry"]),
         .testTarget(name: "LiveTests", dependencies: ["App", "VerifyCore", "HTTPTypes"]),

@@ -3,6 +3,7 @@ import HTTPTypes
 import Synchronization
 import Glibc
 import Testing
+import ThreadTesting
 
 /// The handle pool reuses kept-alive connections and is safe under concurrent callers.
 @Suite struct ConnectionReuseTests {

@@ -64,25 +64,6 @@ func measure<T>(_ body: () throws -> T) rethrows -> (T, Double) {
     return (result, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
 }
 
-/// Runs `body(index)` on `count` real POSIX threads at once and waits for all of them.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    final class Job {
-        let run: () -> Void
-        init(_ run: @escaping () -> Void) { self.run = run }
-    }
-    var threads: [pthread_t] = []
-    for index in 0..<count {
-        let job = Unmanaged.passRetained(Job { body(index) }).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, job)
-        precondition(result == 0, "pthread_create failed")
-        threads.append(thread)
-    }
-    for thread in threads { pthread_join(thread, nil) }
-}
 
 /// A body stream producing `chunks` chunks of `chunkSize` bytes (sent chunked, no Content-Length).
 final class FixedChunkStream: HTTPBodyStream {

@@ -3,6 +3,7 @@ import Postgres
 import PostgresStore
 import Testing
 import VerifyCore
+import ThreadTesting
 
 @Suite("Migrations and purge")
 struct MigrationAndPurgeTests {

@@ -4,6 +4,7 @@ import PostgresStore
 import Testing
 import VerifyCore
 import VerifyTesting
+import ThreadTesting
 
 /// Two `PostgresStore`s on one schema are two replicas (two pools, separate caches): every
 /// promise must hold across them exactly as it does inside one SQLite process.

@@ -64,39 +64,7 @@ struct ServerUnreachable: Error, CustomStringConvertible {
     }
 }
 
-/// Runs `body(index)` on `count` dedicated OS threads (like HTTP worker threads) and waits.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    for index in 0..<count {
-        group.enter()
-        let thread = Thread {
-            body(index)
-            group.leave()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
-    }
-    group.wait()
-}
 
-/// A thread-safe list.
-final class Collector<Element: Sendable>: @unchecked Sendable {
-    // @unchecked: `items` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var items: [Element] = []
-
-    func append(_ item: Element) {
-        lock.lock()
-        items.append(item)
-        lock.unlock()
-    }
-
-    var values: [Element] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
-    }
-}
 
 /// How a service call ended, for counting outcomes of parallel calls.
 enum Outcome: Hashable, Sendable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import Foundation
 import Postgres
 import Testing
+import ThreadTesting
 
 /// Round trips per second. Off by default (other tests running in parallel
 /// would skew it); run with

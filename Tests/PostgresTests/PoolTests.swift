@@ -1,6 +1,7 @@
 import Foundation
 import Postgres
 import Testing
+import ThreadTesting
 
 /// The connection pool: concurrency, limits, recovery.
 @Suite("Pool")

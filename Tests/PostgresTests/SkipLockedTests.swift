@@ -1,5 +1,6 @@
 import Postgres
 import Testing
+import ThreadTesting
 
 /// Work-queue claiming with `FOR UPDATE SKIP LOCKED` across connections.
 @Suite("SKIP LOCKED")

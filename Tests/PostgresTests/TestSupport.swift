@@ -59,36 +59,4 @@ func withTable<T>(_ connection: PostgresConnection, _ columns: String,
     return try body(table)
 }
 
-/// Runs `body(index)` on `count` dedicated OS threads (like HTTP worker
-/// threads, not the cooperative pool) and waits for all of them.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    for index in 0..<count {
-        group.enter()
-        let thread = Thread {
-            body(index)
-            group.leave()
-        }
-        thread.start()
-    }
-    group.wait()
-}
 
-/// A thread-safe list for collecting results or errors from threads.
-final class Collector<Element: Sendable>: @unchecked Sendable {
-    // @unchecked: `items` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var items: [Element] = []
-
-    func append(_ item: Element) {
-        lock.lock()
-        items.append(item)
-        lock.unlock()
-    }
-
-    var values: [Element] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
-    }
-}

@@ -1,5 +1,6 @@
 import Postgres
 import Testing
+import ThreadTesting
 
 /// `transaction { }`: commit on return, rollback on throw, savepoints when nested.
 @Suite("Transactions")

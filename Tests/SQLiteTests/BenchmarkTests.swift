@@ -1,6 +1,7 @@
 import Foundation
 import SQLite
 import Testing
+import ThreadTesting
 
 /// Throughput of single-row inserts from many threads. Off by default (it
 /// takes a while and other tests running in parallel would skew it); run with

@@ -1,6 +1,7 @@
 import Foundation
 import SQLite
 import Testing
+import ThreadTesting
 
 @Suite("Database")
 struct DatabaseTests {

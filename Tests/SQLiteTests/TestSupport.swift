@@ -37,20 +37,6 @@ func openItemsDatabase(_ directory: TemporaryDirectory, name: String = "test.db"
     return try Database(configuration, migrations: itemsMigrations)
 }
 
-/// Runs `body(index)` on `count` dedicated OS threads (not the cooperative
-/// pool, which has one thread per core here) and waits for all of them.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    for index in 0..<count {
-        group.enter()
-        let thread = Thread {
-            body(index)
-            group.leave()
-        }
-        thread.start()
-    }
-    group.wait()
-}
 
 /// Polls `condition` until it holds or `seconds` pass; returns whether it held.
 func eventually(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
@@ -72,12 +58,3 @@ struct IntentionalError: Error, Equatable {
     let label: String
 }
 
-/// Thread-safe collection of results from several threads. (NSLock rather
-/// than `Mutex`: ThreadSanitizer does not see Mutex's futex-based locking.)
-final class Collector<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Value] = []
-
-    func append(_ value: Value) { lock.withLock { storage.append(value) } }
-    var values: [Value] { lock.withLock { storage } }
-}
