@@ -18,41 +18,34 @@ extension PostgresConnection {
         if transactionDepth > 0 || isInTransaction {
             return try savepoint(body)
         }
-        try execute(isolation.map { "BEGIN ISOLATION LEVEL \($0.rawValue)" } ?? "BEGIN")
-        transactionDepth += 1
-        defer { transactionDepth -= 1 }
-        let value: T
-        do {
-            value = try body(self)
-        } catch {
-            rollbackQuietly("ROLLBACK")
-            throw error
-        }
-        if let handle, PQtransactionStatus(handle) == PQTRANS_INERROR {
-            rollbackQuietly("ROLLBACK")
-            throw Self.abortedError
-        }
-        try execute("COMMIT")
-        return value
+        return try scoped(
+            begin: isolation.map { "BEGIN ISOLATION LEVEL \($0.rawValue)" } ?? "BEGIN", rollback: "ROLLBACK", end: "COMMIT", body)
     }
 
     private func savepoint<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let name = "pv_savepoint_\(transactionDepth)"
-        try execute("SAVEPOINT \(name)")
+        return try scoped(
+            begin: "SAVEPOINT \(name)", rollback: "ROLLBACK TO SAVEPOINT \(name)", end: "RELEASE SAVEPOINT \(name)", body)
+    }
+
+    /// Runs `body` between `begin` and `end`; on an error, or when the server aborted the
+    /// transaction under it, runs `rollback` instead of `end`.
+    private func scoped<T>(begin: String, rollback: String, end: String, _ body: (PostgresConnection) throws -> T) throws -> T {
+        try execute(begin)
         transactionDepth += 1
         defer { transactionDepth -= 1 }
         let value: T
         do {
             value = try body(self)
         } catch {
-            rollbackQuietly("ROLLBACK TO SAVEPOINT \(name)")
+            rollbackQuietly(rollback)
             throw error
         }
         if let handle, PQtransactionStatus(handle) == PQTRANS_INERROR {
-            rollbackQuietly("ROLLBACK TO SAVEPOINT \(name)")
+            rollbackQuietly(rollback)
             throw Self.abortedError
         }
-        try execute("RELEASE SAVEPOINT \(name)")
+        try execute(end)
         return value
     }
 
