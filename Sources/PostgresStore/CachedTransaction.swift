@@ -164,10 +164,16 @@ final class CachedTransaction: StoreTransaction {
 
     private var locking: Bool { mode == .write }
 
-    private func write(_ sql: String, _ params: [PostgresValue]) throws {
+    /// Throws unless this is a write transaction.
+    func requireWriteMode() throws {
         guard mode == .write else {
             throw PostgresStoreError.usage("a write was attempted inside PostgresStore.read")
         }
+    }
+
+    /// Buffers a write statement, sent with the COMMIT.
+    func write(_ sql: String, _ params: [PostgresValue]) throws {
+        try requireWriteMode()
         changes.statements.append((sql, params))
     }
 
@@ -595,13 +601,13 @@ final class CachedTransaction: StoreTransaction {
     }
 
     func setLimitEvents(key: String, events: [Int64], expiresAt: Date) throws {
-        guard mode == .write else { throw PostgresStoreError.usage("a write was attempted inside PostgresStore.read") }
+        try requireWriteMode()
         changes.limitLogs[key] = events
         changes.limitExpiries[key] = expiresAt
     }
 
     func addFraudCounts(key: String, bucket: Date, sent: Int, approved: Int) throws {
-        guard mode == .write else { throw PostgresStoreError.usage("a write was attempted inside PostgresStore.read") }
+        try requireWriteMode()
         let at = Self.ms(bucket)
         let current = changes.fraudDeltas[key]?[at] ?? (0, 0)
         changes.fraudDeltas[key, default: [:]][at] = (current.sent + sent, current.approved + approved)

@@ -165,7 +165,7 @@ extension CachedTransaction: TwilioCompatTransaction {
 
     func saveCompatService(_ service: CompatService) throws {
         let settings = String(decoding: try JSONEncoder().encode(service.settings), as: UTF8.self)
-        try bufferCompatWrite(
+        try write(
             """
             INSERT INTO twilio_services (sid, account_sid, settings, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)
             ON CONFLICT (sid) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at
@@ -187,12 +187,12 @@ extension CachedTransaction: TwilioCompatTransaction {
     }
 
     func deleteCompatService(sid: String) throws {
-        try bufferCompatWrite("DELETE FROM twilio_services WHERE sid = $1", [.text(sid)])
+        try write("DELETE FROM twilio_services WHERE sid = $1", [.text(sid)])
         changes.compatServices.updateValue(nil, forKey: sid)
     }
 
     func linkCompatVerification(_ link: CompatVerificationLink) throws {
-        try bufferCompatWrite(
+        try write(
             "INSERT INTO twilio_verifications (\(Self.linkColumns)) VALUES ($1, $2, $3, $4, $5)",
             [
                 .text(link.verificationID), .text(link.serviceSID), .text(link.accountSID), .text(link.to),
@@ -203,12 +203,6 @@ extension CachedTransaction: TwilioCompatTransaction {
             createdAt: PostgresRows.stored(link.createdAt)))
     }
 
-    private func bufferCompatWrite(_ sql: String, _ params: [PostgresValue]) throws {
-        guard mode == .write else {
-            throw PostgresStoreError.usage("a write was attempted inside PostgresStore.read")
-        }
-        changes.statements.append((sql, params))
-    }
 
     // MARK: Rows
 
