@@ -33,37 +33,40 @@ final class SQLiteTransaction: StoreTransaction {
     }
 
     /// Loads the read set's limit logs, fraud overrides and fraud counter sums in one
-    /// statement (the parts present, joined with UNION ALL).
+    /// statement: one primary-key lookup per key, joined with UNION ALL. (`key IN (?, …)` made
+    /// SQLite build a temporary b-tree for each list, ~40 % more time per prefetch.)
     func prefetch(_ reads: ReadSet) throws {
-        var parts: [String] = []
-        var params: [SQLiteValue] = []
-        func marks(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
-        let limitKeys = Array(Set(reads.limitKeys)).sorted()
-        if !limitKeys.isEmpty {
-            for key in limitKeys { limitCache[key] = [] }
-            parts.append("SELECT 0 AS kind, key, events, NULL AS action, NULL AS sent, NULL AS approved FROM limit_logs WHERE key IN (\(marks(limitKeys.count)))")
-            params += limitKeys.map { .text($0) }
+        var parts: [(sql: String, params: [SQLiteValue])] = []
+        for key in Array(Set(reads.limitKeys)).sorted() {
+            limitCache[key] = []
+            parts.append(("SELECT 0 AS kind, key, events, NULL AS action, NULL AS sent, NULL AS approved FROM limit_logs WHERE key = ?", [.text(key)]))
         }
         let fraudKeys = Array(Set(reads.fraudKeys)).sorted()
-        if !fraudKeys.isEmpty {
-            for key in fraudKeys { overrideCache[key] = .some(nil) }
-            parts.append("SELECT 1, key, NULL, action, NULL, NULL FROM fraud_overrides WHERE key IN (\(marks(fraudKeys.count)))")
-            params += fraudKeys.map { .text($0) }
-            if let since = reads.fraudSince {
-                for key in fraudKeys { fraudSums[key] = (since, 0, 0) }
-                parts.append(
-                    "SELECT 2, key, NULL, NULL, SUM(sent), SUM(approved) FROM fraud_counts WHERE key IN (\(marks(fraudKeys.count))) AND bucket >= ? GROUP BY key")
-                params += fraudKeys.map { .text($0) } + [SQLiteRows.millis(since)]
+        for key in fraudKeys {
+            overrideCache[key] = .some(nil)
+            parts.append(("SELECT 1, key, NULL, action, NULL, NULL FROM fraud_overrides WHERE key = ?", [.text(key)]))
+        }
+        if let since = reads.fraudSince {
+            for key in fraudKeys {
+                fraudSums[key] = (since, 0, 0)
+                // An aggregate without GROUP BY: one row even when no bucket matches (its key is
+                // then NULL and the row is skipped below).
+                parts.append(("SELECT 2, key, NULL, NULL, SUM(sent), SUM(approved) FROM fraud_counts WHERE key = ? AND bucket >= ?",
+                              [.text(key), SQLiteRows.millis(since)]))
             }
         }
-        guard !parts.isEmpty else { return }
-        for row in try db.query(parts.joined(separator: " UNION ALL "), params) {
-            guard let key = row.text(1) else { continue }
-            switch row.int(0) {
-            case 0: limitCache[key] = EventCoding.decode(row.blob(2) ?? [])
-            case 1: overrideCache[key] = row.text(3).flatMap(FraudAction.init)
-            default:
-                if let since = reads.fraudSince { fraudSums[key] = (since, Int(row.int(4) ?? 0), Int(row.int(5) ?? 0)) }
+        // A request reads about ten keys; SQLite allows at most 500 terms in one compound SELECT.
+        for start in stride(from: 0, to: parts.count, by: 200) {
+            let chunk = parts[start..<min(start + 200, parts.count)]
+            let sql = chunk.map(\.sql).joined(separator: " UNION ALL ")
+            for row in try db.query(sql, chunk.flatMap(\.params)) {
+                guard let key = row.text(1) else { continue }
+                switch row.int(0) {
+                case 0: limitCache[key] = EventCoding.decode(row.blob(2) ?? [])
+                case 1: overrideCache[key] = row.text(3).flatMap(FraudAction.init)
+                default:
+                    if let since = reads.fraudSince { fraudSums[key] = (since, Int(row.int(4) ?? 0), Int(row.int(5) ?? 0)) }
+                }
             }
         }
     }
