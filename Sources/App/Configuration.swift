@@ -33,7 +33,11 @@ public struct Configuration: Sendable {
     public var appName = "PhoneVerify"
     public var otpDomain: String?
     public var trustedProxies: [CIDR] = []
-    public var httpThreads = 2
+    /// A request's thread waits while its transaction commits (SQLite group commit) or while its
+    /// PostgreSQL round trips run, so threads must cover the requests in flight, not the cores:
+    /// with 2, at most 2 writes were in flight (group commit had nothing to group) and
+    /// connections queued behind a waiting thread.
+    public var httpThreads = 64
     public var maxConnections = 4096
     public var logLevel = LogLevel.info
     public var retention = 86_400

@@ -12,6 +12,9 @@ import VerifyCore
         #expect(c.policy.codeLength == 6 && c.policy.codeTTL == 300 && c.policy.maxAttempts == 5)
         #expect(c.audience == "main-auth")
         #expect(c.gateways == ["console"])
+        // Threads wait on commits: enough of them that concurrent writes can share one.
+        #expect(c.httpThreads == 64)
+        #expect(try Configuration.load(environment: ["PHONE_VERIFY_HTTP_THREADS": "8"]).httpThreads == 8)
     }
 
     @Test func environmentOverridesTheConfigFile() throws {
