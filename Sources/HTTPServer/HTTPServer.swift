@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// libmicrohttpd runs an epoll event loop on `threadPoolSize` threads; the responder is called
 /// synchronously on those threads (no hop to Swift's cooperative pool), so it should be quick
-/// or at least not wait on work that needs the same threads. Keep-alive, chunked uploads,
+/// or at least not wait on work that needs the same threads. New connections are accepted by
+/// an ``Acceptor`` thread, which spreads them over the worker threads. Keep-alive, chunked uploads,
 /// timeouts and oversized request heads are handled by libmicrohttpd.
 ///
 /// A started server keeps itself alive until ``shutdown(graceSeconds:)`` returns.
@@ -15,8 +16,12 @@ public final class HTTPServer: Sendable {
     private struct Running {
         let daemon: DaemonHandle
         let port: Int
-        /// The listen socket once quiesced; MHD requires closing it only after MHD_stop_daemon.
-        var quiescedSocket: Int32?
+        /// The listen socket, taken from MHD (quiesced) right after start so that the
+        /// ``Acceptor`` hands connections out evenly; MHD requires closing it only after
+        /// MHD_stop_daemon. `nil` if MHD could not give it up (MHD then accepts itself).
+        let listenSocket: Int32?
+        let acceptor: Acceptor?
+        var acceptingStopped = false
         /// The daemon's callbacks point at this object without retaining it.
         let keepAlive: HTTPServer
     }
@@ -49,7 +54,21 @@ public final class HTTPServer: Sendable {
             guard case .idle = lifecycle else { throw HTTPServerError.alreadyStarted }
             let daemon = try startDaemon()
             let port = Int(pv_mhd_bound_port(daemon.pointer))
-            lifecycle = .running(Running(daemon: daemon, port: port, quiescedSocket: nil, keepAlive: self))
+            let socket = MHD_quiesce_daemon(daemon.pointer)
+            var acceptor: Acceptor?
+            if socket >= 0 {
+                do {
+                    let started = try Acceptor(socket: socket, daemon: daemon)
+                    try started.start()
+                    acceptor = started
+                } catch {
+                    MHD_stop_daemon(daemon.pointer)
+                    _ = Glibc.close(socket)
+                    throw error
+                }
+            }
+            lifecycle = .running(Running(
+                daemon: daemon, port: port, listenSocket: socket >= 0 ? socket : nil, acceptor: acceptor, keepAlive: self))
         }
     }
 
@@ -68,17 +87,20 @@ public final class HTTPServer: Sendable {
     /// accepted, including idle keep-alive ones, are still served. Idempotent.
     public func stopAccepting() {
         lifecycle.withLock { lifecycle in
-            guard case .running(var running) = lifecycle, running.quiescedSocket == nil else { return }
-            let socket = MHD_quiesce_daemon(running.daemon.pointer)
-            guard socket >= 0 else { return }
+            guard case .running(var running) = lifecycle, !running.acceptingStopped else { return }
+            running.acceptingStopped = true
+            lifecycle = .running(running)
+            running.acceptor?.stop()
+            guard let socket = running.listenSocket else {
+                _ = MHD_quiesce_daemon(running.daemon.pointer)  // MHD still accepts: stop it
+                return
+            }
             // Connections the kernel already accepted into the backlog carry requests clients
             // consider sent: hand them to MHD instead of resetting them.
             Self.drainBacklog(socket, into: running.daemon.pointer)
-            // MHD no longer polls the socket; shutting it down makes Linux refuse new connections
-            // at once instead of leaving them in the backlog until MHD_stop_daemon.
+            // Nothing polls the socket any more; shutting it down makes Linux refuse new
+            // connections at once instead of leaving them in the backlog until MHD_stop_daemon.
             _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
-            running.quiescedSocket = socket
-            lifecycle = .running(running)
         }
     }
 
@@ -102,7 +124,7 @@ public final class HTTPServer: Sendable {
         }
         guard let running else { return }
         MHD_stop_daemon(running.daemon.pointer)
-        if let socket = running.quiescedSocket { _ = Glibc.close(socket) }
+        if let socket = running.listenSocket { _ = Glibc.close(socket) }
     }
 
     /// Accepts every connection waiting in the listen backlog and adds it to the daemon.
@@ -116,10 +138,10 @@ public final class HTTPServer: Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(socket, $0, &length) }
             }
             if client < 0 { return }
-            let added = withUnsafePointer(to: &address) {
+            // MHD closes the socket itself when it cannot take it.
+            _ = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemon, client, $0, length) }
             }
-            if added != .YES { _ = Glibc.close(client) }
         }
     }
 

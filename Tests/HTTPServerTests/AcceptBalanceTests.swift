@@ -1,0 +1,55 @@
+import Glibc
+import HTTPServer
+import HTTPTypes
+import Synchronization
+import Testing
+
+@Suite("HTTPServer accept balance")
+struct AcceptBalanceTests {
+    /// Answers only once `expected` requests are inside it at the same time (or after 3 s):
+    /// requests whose connections share a worker thread can never all be inside together.
+    private final class Rendezvous: HTTPResponder {
+        let expected: Int
+        let inside = Atomic<Int>(0)
+        init(expected: Int) { self.expected = expected }
+
+        func respond(to request: HTTPRequest) -> HTTPResponse {
+            inside.add(1, ordering: .acquiringAndReleasing)
+            var met = false
+            for _ in 0..<1500 {
+                if inside.load(ordering: .acquiring) >= expected { met = true; break }
+                usleep(2_000)
+            }
+            return HTTPResponse(status: 200, body: Array((met ? "together" : "alone").utf8))
+        }
+    }
+
+    @Test func connectionsOpenedAtOnceGetAWorkerEach() throws {
+        // libmicrohttpd's own accepting let the first worker to wake take every waiting
+        // connection (64 connections landed on 25 of 64 workers); a request then waited for the
+        // other requests on its worker. The server accepts itself and spreads them out.
+        let count = 6
+        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 16)
+        try withServer(configuration, responder: Rendezvous(expected: count)) { server in
+            let connections = try (0..<count).map { _ in try RawHTTPConnection(port: server.port) }
+            for (i, connection) in connections.enumerated() {
+                try connection.send("GET /\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
+            }
+            let answers = try connections.map { try $0.readResponse().text }
+            #expect(answers == Array(repeating: "together", count: count))
+        }
+    }
+
+    @Test func manyConnectionsAreAllServed() throws {
+        // More connections than workers: each still gets its answers over keep-alive.
+        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 4)
+        try withServer(configuration, responder: ClosureResponder { HTTPResponse(status: 200, body: Array($0.path.utf8)) }) { server in
+            let connections = try (0..<40).map { _ in try RawHTTPConnection(port: server.port) }
+            for round in 0..<2 {
+                for (i, connection) in connections.enumerated() {
+                    #expect(try connection.exchange("GET /\(round)/\(i) HTTP/1.1\r\nHost: x\r\n\r\n").text == "/\(round)/\(i)")
+                }
+            }
+        }
+    }
+}
