@@ -74,8 +74,8 @@ final class Acceptor: @unchecked Sendable {
         }
     }
 
-    /// Accepts until the backlog is empty.
-    private func acceptWaiting() {
+    /// Accepts until the backlog is empty (also called once more after ``stop()``).
+    func acceptWaiting() {
         while true {
             var address = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)

@@ -90,14 +90,14 @@ public final class HTTPServer: Sendable {
             guard case .running(var running) = lifecycle, !running.acceptingStopped else { return }
             running.acceptingStopped = true
             lifecycle = .running(running)
-            running.acceptor?.stop()
-            guard let socket = running.listenSocket else {
+            guard let acceptor = running.acceptor, let socket = running.listenSocket else {
                 _ = MHD_quiesce_daemon(running.daemon.pointer)  // MHD still accepts: stop it
                 return
             }
+            acceptor.stop()
             // Connections the kernel already accepted into the backlog carry requests clients
             // consider sent: hand them to MHD instead of resetting them.
-            Self.drainBacklog(socket, into: running.daemon.pointer)
+            acceptor.acceptWaiting()
             // Nothing polls the socket any more; shutting it down makes Linux refuse new
             // connections at once instead of leaving them in the backlog until MHD_stop_daemon.
             _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
@@ -125,24 +125,6 @@ public final class HTTPServer: Sendable {
         guard let running else { return }
         MHD_stop_daemon(running.daemon.pointer)
         if let socket = running.listenSocket { _ = Glibc.close(socket) }
-    }
-
-    /// Accepts every connection waiting in the listen backlog and adds it to the daemon.
-    private static func drainBacklog(_ socket: Int32, into daemon: OpaquePointer) {
-        let flags = fcntl(socket, F_GETFL, 0)
-        _ = fcntl(socket, F_SETFL, flags | O_NONBLOCK)
-        while true {
-            var address = sockaddr_storage()
-            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let client = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(socket, $0, &length) }
-            }
-            if client < 0 { return }
-            // MHD closes the socket itself when it cannot take it.
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemon, client, $0, length) }
-            }
-        }
     }
 
     private var isRunning: Bool {

@@ -4,7 +4,9 @@ import CMicroHTTPD
 ///
 /// Safe to send because libmicrohttpd's daemon functions used here (`MHD_quiesce_daemon`,
 /// `MHD_get_daemon_info`, `MHD_stop_daemon`) may be called from any thread, and
-/// ``HTTPServer`` serialises them behind its lock so each runs at most once.
+/// ``HTTPServer`` serialises them behind its lock so each runs at most once;
+/// `MHD_add_connection` (the ``Acceptor``'s thread) is thread-safe with an ITC daemon, and the
+/// acceptor is joined before `MHD_stop_daemon`.
 struct DaemonHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 }
