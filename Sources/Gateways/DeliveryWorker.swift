@@ -83,8 +83,8 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     }
 
     /// Most messages held in memory (one batch per thread); past this, new messages are queued
-    /// unclaimed. Kept small: a message superseded while held is still sent (its row keeps the
-    /// superseded state), so a slow gateway must not build a long backlog in memory.
+    /// unclaimed. Kept small: memory is not shared between replicas, so a message superseded by
+    /// another replica while held here is still sent (its row keeps the superseded state).
     private var handOffCapacity: Int { max(1, configuration.batchSize * configuration.threads) }
 
     public func handOffLease(now: Date) -> OutboxLease? {
@@ -116,6 +116,14 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         handed.append((message, payload))
         wakeups += 1
         condition.signal()
+        condition.unlock()
+    }
+
+    /// Drops the verification's messages still waiting in memory: their rows were superseded
+    /// in the same commit, so no completion will touch them, and their leases simply lapse.
+    public func messagesSuperseded(verificationID: String) {
+        condition.lock()
+        handed.removeAll { $0.message.verificationID == verificationID }
         condition.unlock()
     }
 

@@ -115,16 +115,20 @@ public struct TwilioCompatService: Sendable {
     /// Deletes a service; its pending verifications are canceled (their codes stop working).
     public func deleteService(sid: String, accountSID: String) throws {
         let now = clock.now()
-        try store.compatWrite { tx in
+        let canceled = try store.compatWrite { tx -> [String] in
             guard let service = try tx.compatService(sid: sid), service.accountSID == accountSID else { throw Self.serviceNotFound }
+            var canceled: [String] = []
             for id in try tx.compatPendingVerificationIDs(serviceSID: sid) {
                 guard var v = try tx.verification(id: id), v.storedStatus == .pending else { continue }
                 v.storedStatus = .canceled
                 try tx.update(v)
                 try tx.supersedeQueuedMessages(verificationID: id, reason: "verification service deleted", now: now)
+                canceled.append(id)
             }
             try tx.deleteCompatService(sid: sid)
+            return canceled
         }
+        for id in canceled { verifications.notifier.messagesSuperseded(verificationID: id) }
     }
 
     static func validate(_ settings: CompatServiceSettings) throws {

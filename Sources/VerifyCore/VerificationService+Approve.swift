@@ -19,6 +19,7 @@ extension VerificationService {
             try protection.fraud.recordApproval(keys: protection.fraudKeys(phone: v.phoneNumber, region: v.region), now: now, in: tx)
             return v
         }
+        notifier.messagesSuperseded(verificationID: approved.id)
         events.record(.verificationEnded(reason: "approved", region: approved.region))
         return approved
     }

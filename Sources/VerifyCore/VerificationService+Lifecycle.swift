@@ -70,6 +70,7 @@ extension VerificationService {
             try tx.update(v)
             return StartOutcome(verification: v, replayed: false, rateLimit: report)
         }
+        notifier.messagesSuperseded(verificationID: id)
         notifier.messagesQueued()
         return outcome
     }
@@ -154,7 +155,7 @@ extension VerificationService {
     /// Cancels a verification: its code stops working. Approved verifications cannot be canceled.
     public func cancel(id: String, purposes: Set<Purpose> = [.signIn]) throws -> Verification {
         let now = clock.now()
-        return try store.write(reading: ReadSet(verifications: [id])) { tx -> Verification in
+        let canceled = try store.write(reading: ReadSet(verifications: [id])) { tx -> Verification in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
                 throw VerifyError.notFound(id)
             }
@@ -168,6 +169,8 @@ extension VerificationService {
             }
             return v
         }
+        notifier.messagesSuperseded(verificationID: canceled.id)
+        return canceled
     }
 
     /// Throws unless the verification still accepts sends and checks.

@@ -173,11 +173,16 @@ public protocol DeliveryNotifier: Sendable {
     /// Hands over a message committed under a lease from ``handOffLease(now:)``, with its
     /// payload in the clear (it is sealed in the store).
     func handOff(_ message: OutboxMessage, payload: MessagePayload)
+    /// Called after a commit that superseded a verification's queued messages (resend, cancel,
+    /// approval): a message of it still held in memory is dropped instead of sent. Best effort:
+    /// one already with the gateway goes out, and another replica's memory is not reached.
+    func messagesSuperseded(verificationID: String)
 }
 
 extension DeliveryNotifier {
     public func handOffLease(now: Date) -> OutboxLease? { nil }
     public func handOff(_ message: OutboxMessage, payload: MessagePayload) { messagesQueued() }
+    public func messagesSuperseded(verificationID: String) {}
 }
 
 /// A delivery worker's claim on an outbox message.

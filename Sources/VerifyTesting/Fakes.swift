@@ -57,8 +57,12 @@ public final class CountingNotifier: DeliveryNotifier, @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
     public init() {}
+    private var supersededIDs: [String] = []
     public func messagesQueued() { lock.lock(); value += 1; lock.unlock() }
+    public func messagesSuperseded(verificationID: String) { lock.lock(); supersededIDs.append(verificationID); lock.unlock() }
     public var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+    /// The verifications whose queued messages were reported superseded, in order.
+    public var superseded: [String] { lock.lock(); defer { lock.unlock() }; return supersededIDs }
 }
 
 /// Records every SMS and answers with scripted results (default: sent).

@@ -187,4 +187,26 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
         #expect(rest.count >= 1)
         #expect(Set(rest.map(\.id)).isDisjoint(with: Set(gateway.sent.keys)))
     }
+
+    @Test func aMessageSupersededWhileHeldInMemoryIsNotSent() throws {
+        let store = try temporaryStore()
+        defer { store.close() }
+        let gateway = CountingGateway(delay: 0.3)
+        let w = worker(store, gateway) { $0.threads = 1; $0.batchSize = 1 }
+        w.start()
+        defer { w.stop() }
+        let lease = try #require(w.handOffLease(now: Date()))
+        try handOff(["msg_1", "msg_2", "msg_3"], to: w, store: store, lease: lease, code: "222222")
+        Thread.sleep(forTimeInterval: 0.1)  // msg_1 is with the (slow) gateway, the others wait in memory
+        // A resend or cancel of msg_2's verification: the row is superseded, then the worker told.
+        try store.write { tx in try tx.supersedeQueuedMessages(verificationID: "ver_msg_2", reason: "superseded by a resend", now: Date()) }
+        w.messagesSuperseded(verificationID: "ver_msg_2")
+        let deadline = Date().addingTimeInterval(10)
+        while gateway.sent["msg_3"] == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        Thread.sleep(forTimeInterval: 0.4)
+        #expect(Set(gateway.sent.keys) == ["msg_1", "msg_3"])
+        // Its row stays superseded (failed), never claimable again.
+        let claimable = try store.claimDue(limit: 10, now: Date().addingTimeInterval(3600), leaseUntil: Date().addingTimeInterval(7200), owner: "other")
+        #expect(!claimable.map(\.id).contains("msg_2"))
+    }
 }

@@ -57,6 +57,7 @@ import VerifyTesting
         let v = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
         _ = try t.service.resend(id: v.id)
         _ = try t.service.resend(id: v.id)
+        #expect(t.notifier.superseded == [v.id, v.id])  // each resend replaces the message before it
         #expect(refusal { _ = try t.service.resend(id: v.id) }?.code == .rateLimited)
     }
 

@@ -75,6 +75,7 @@ import VerifyTesting
         let v = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
         let approved = try t.service.approve(id: v.id)
         #expect(approved.storedStatus == .approved && approved.approvedAt != nil)
+        #expect(t.notifier.superseded == [v.id])  // a message still in the worker's memory is dropped
         let again = #expect(throws: VerifyError.self) { try t.service.approve(id: v.id) }
         #expect(again?.code == .alreadyUsed)
         let missing = #expect(throws: VerifyError.self) { try t.service.approve(id: "ver_missing") }

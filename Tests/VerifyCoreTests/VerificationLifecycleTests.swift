@@ -90,6 +90,8 @@ import VerifyTesting
         let error = #expect(throws: VerifyError.self) { try t.service.check(id: v.id, code: code) }
         #expect(error?.code == .alreadyUsed)
         #expect(t.store.messages.last?.status == .failed)
+        // The delivery worker is told, so a message still in its memory is not sent.
+        #expect(t.notifier.superseded == [v.id, v.id])
 
         let w = try start("+15555550124")
         _ = try t.service.check(id: w.id, code: try t.lastCode(for: w.id))
