@@ -10,6 +10,8 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <errno.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
 
@@ -36,30 +38,29 @@ static inline size_t pv_mhd_unescape_none(void *cls, struct MHD_Connection *conn
     return strlen(text);
 }
 
-/// Starts a daemon; NULL on failure (errno may say why, e.g. EADDRINUSE).
+/// Starts a daemon; NULL on failure (errno may say why, e.g. EADDRINUSE). With a NULL
+/// `address` no listen address is passed (for MHD_USE_NO_LISTEN_SOCKET daemons).
 static inline struct MHD_Daemon *pv_mhd_start_daemon(const pv_mhd_daemon_config *config) {
-    struct MHD_OptionItem options[] = {
-        { MHD_OPTION_SOCK_ADDR, 0, (void *) config->address },
-        { MHD_OPTION_THREAD_POOL_SIZE, (intptr_t) config->thread_pool_size, NULL },
-        { MHD_OPTION_CONNECTION_LIMIT, (intptr_t) config->connection_limit, NULL },
-        { MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t) config->connection_timeout_seconds, NULL },
-        { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) config->connection_memory_limit, NULL },
-        { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) config->request_completed,
-          config->request_completed_cls },
-        { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) &pv_mhd_unescape_none, NULL },
-        { MHD_OPTION_END, 0, NULL },
-    };
-    // The port argument is ignored because MHD_OPTION_SOCK_ADDR is given.
+    struct MHD_OptionItem options[8];
+    size_t n = 0;
+    if (config->address != NULL) {
+        options[n++] = (struct MHD_OptionItem) { MHD_OPTION_SOCK_ADDR, 0, (void *) config->address };
+    }
+    options[n++] = (struct MHD_OptionItem) { MHD_OPTION_THREAD_POOL_SIZE, (intptr_t) config->thread_pool_size, NULL };
+    options[n++] = (struct MHD_OptionItem) { MHD_OPTION_CONNECTION_LIMIT, (intptr_t) config->connection_limit, NULL };
+    options[n++] = (struct MHD_OptionItem) {
+        MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t) config->connection_timeout_seconds, NULL };
+    options[n++] = (struct MHD_OptionItem) {
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) config->connection_memory_limit, NULL };
+    options[n++] = (struct MHD_OptionItem) {
+        MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) config->request_completed, config->request_completed_cls };
+    options[n++] = (struct MHD_OptionItem) { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) &pv_mhd_unescape_none, NULL };
+    options[n] = (struct MHD_OptionItem) { MHD_OPTION_END, 0, NULL };
+    // The port argument is ignored: MHD_OPTION_SOCK_ADDR is given, or there is no listen socket.
     return MHD_start_daemon(config->flags, 0, NULL, NULL,
                             config->access_handler, config->access_handler_cls,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
-}
-
-/// The port the daemon's listen socket is bound to (the real one when 0 was asked for), or 0.
-static inline uint16_t pv_mhd_bound_port(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-    return info == NULL ? 0 : info->port;
 }
 
 /// Writes the client's IP address as text into `buffer` (NUL-terminated) and returns its
@@ -110,6 +111,40 @@ static inline int pv_sockaddr_is_ipv6_any(const struct sockaddr_storage *storage
     if (storage->ss_family != AF_INET6) return 0;
     const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *) storage;
     return IN6_IS_ADDR_UNSPECIFIED(&v6->sin6_addr);
+}
+
+/// Connections the daemon (all its workers) holds now.
+static inline unsigned int pv_mhd_current_connections(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info == NULL ? 0 : info->num_connections;
+}
+
+/// A listening TCP socket on `address` (IPv4 or IPv6; the IPv6 wildcard "::" also takes IPv4),
+/// close-on-exec and non-blocking, with SO_REUSEADDR as libmicrohttpd would set it. Returns the
+/// descriptor and the port actually bound (the real one when 0 was asked for), or -1 with errno.
+static inline int pv_listen(const struct sockaddr_storage *address, int backlog, uint16_t *port) {
+    const int family = address->ss_family;
+    const int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) return -1;
+    int on = 1;
+    (void) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (family == AF_INET6) {
+        int v6only = pv_sockaddr_is_ipv6_any(address) ? 0 : 1;
+        (void) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof v6only);
+    }
+    const socklen_t length = family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+    struct sockaddr_storage bound;
+    socklen_t bound_length = sizeof bound;
+    if (bind(fd, (const struct sockaddr *) address, length) != 0 || listen(fd, backlog) != 0
+        || getsockname(fd, (struct sockaddr *) &bound, &bound_length) != 0) {
+        const int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    *port = ntohs(family == AF_INET6 ? ((const struct sockaddr_in6 *) &bound)->sin6_port
+                                     : ((const struct sockaddr_in *) &bound)->sin_port);
+    return fd;
 }
 
 /// MHD_CONTENT_READER_END_OF_STREAM is a cast, which Swift does not import.

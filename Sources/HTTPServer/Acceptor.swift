@@ -1,32 +1,36 @@
 import CMicroHTTPD
 import Glibc
+import Synchronization
 
-/// Accepts connections on the daemon's listen socket on one thread of its own and hands each
-/// to libmicrohttpd with `MHD_add_connection`, which places it on worker `fd % pool size`.
+/// Accepts connections on the server's listening socket on one thread of its own and hands
+/// each to libmicrohttpd with `MHD_add_connection`, which places it on worker `fd % pool size`.
 ///
-/// libmicrohttpd's own accepting is a race: every worker polls the listen socket and the one
-/// that wakes first accepts everything waiting. 64 connections opened at once landed on 25 of
-/// 64 workers, and since a worker waits while its request commits, the connections sharing a
-/// worker waited for each other (POST p99 25–90 ms at 64 connections against a p50 of 6–9 ms).
-/// Handing them out by descriptor spreads them evenly.
+/// Left to itself, libmicrohttpd's pool races for the listening socket: the worker that wakes
+/// first accepts everything waiting. 64 connections opened at once landed on 25 of 64 workers,
+/// and since a worker waits while its request commits, connections sharing a worker waited for
+/// each other (POST p99 25–90 ms at 64 connections against a p50 of 6–9 ms). Handing them out
+/// by descriptor spreads them. (Taking the socket back from a running daemon with
+/// `MHD_quiesce_daemon` is not an option: with epoll worker threads it can race a worker and
+/// abort the process, a known libmicrohttpd defect; so the daemon never gets a listen socket.)
 final class Acceptor: @unchecked Sendable {
-    // @unchecked: `socket`, `daemon` and `wake` are set in init and only read afterwards;
-    // `thread` is written by start/stop, which HTTPServer calls under its lifecycle lock.
+    // @unchecked: the descriptors, `daemon` and `connectionLimit` are set in init and only read
+    // afterwards; `thread` is written by start/stop, which HTTPServer calls under its lock.
     private let socket: Int32
     private let daemon: DaemonHandle
+    private let connectionLimit: Int
     /// A pipe polled next to the socket; `stop()` writes to it to end the loop.
     private let wakeRead: Int32
     private let wakeWrite: Int32
+    private let stopping = Atomic<Bool>(false)
     private var thread: pthread_t?
 
-    init(socket: Int32, daemon: DaemonHandle) throws {
+    init(socket: Int32, daemon: DaemonHandle, connectionLimit: Int) throws {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw HTTPServerError.startFailed(host: "", port: 0, reason: "pipe failed") }
-        for fd in ends + [socket] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        // Accepting must not block: the loop drains the backlog until EAGAIN.
-        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL, 0) | O_NONBLOCK)
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         self.socket = socket
         self.daemon = daemon
+        self.connectionLimit = connectionLimit
         self.wakeRead = ends[0]
         self.wakeWrite = ends[1]
     }
@@ -53,10 +57,11 @@ final class Acceptor: @unchecked Sendable {
     }
 
     /// Ends the loop and waits for the thread; connections still in the backlog stay there
-    /// (the caller drains them). Idempotent.
+    /// (the caller may drain them with ``acceptWaiting()``). Idempotent.
     func stop() {
         guard let id = thread else { return }
         thread = nil
+        stopping.store(true, ordering: .releasing)
         var one: UInt8 = 1
         _ = Glibc.write(wakeWrite, &one, 1)
         pthread_join(id, nil)
@@ -64,33 +69,43 @@ final class Acceptor: @unchecked Sendable {
 
     private func run() {
         var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-        while true {
+        while !stopping.load(ordering: .acquiring) {
+            // At the connection limit, leave new connections in the kernel's backlog (as
+            // libmicrohttpd's own accepting does) rather than accepting them only to be closed.
+            let full = atLimit
             fds[0].revents = 0
             fds[1].revents = 0
-            let ready = poll(&fds, 2, -1)
-            if ready < 0 && errno == EINTR { continue }
-            if ready < 0 || fds[1].revents != 0 { return }
-            acceptWaiting()
+            let ready = full ? poll(&fds[1], 1, 20) : poll(&fds, 2, -1)
+            if ready < 0 {
+                if errno != EINTR { usleep(10_000) }  // not expected; never spin, never give up
+                continue
+            }
+            if fds[1].revents != 0 { return }
+            if !full && fds[0].revents != 0 { acceptWaiting() }
         }
     }
 
-    /// Accepts until the backlog is empty (also called once more after ``stop()``).
+    private var atLimit: Bool { Int(pv_mhd_current_connections(daemon.pointer)) >= connectionLimit }
+
+    /// Accepts until the backlog is empty or the daemon is full (also called once more after
+    /// ``stop()``, to hand over what the kernel already accepted).
     func acceptWaiting() {
-        while true {
+        while !atLimit {
             var address = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let client = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.accept(socket, $0, &length)
-                }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(socket, $0, &length) }
             }
-            if client < 0 {
-                // EAGAIN: drained. EMFILE/ENFILE: out of descriptors; back off instead of spinning
-                // (the connection stays in the backlog for the next round).
-                if errno == EMFILE || errno == ENFILE { usleep(10_000) }
+            guard client >= 0 else {
+                switch errno {
+                case EINTR, ECONNABORTED, EPROTO: continue  // that one is gone; the rest still wait
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM: usleep(10_000)  // back off; the backlog keeps them
+                default: break  // EAGAIN: drained
+                }
                 return
             }
-            // On failure (every worker at its connection limit) MHD closes the socket itself.
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            // On failure (every worker at its limit) MHD closes the socket itself.
             _ = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemon.pointer, client, $0, length) }
             }

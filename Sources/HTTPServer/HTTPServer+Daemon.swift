@@ -2,49 +2,53 @@ import CMicroHTTPD
 import Glibc
 
 extension HTTPServer {
-    /// Validates the configuration and starts the MHD daemon bound to it.
-    func startDaemon() throws -> DaemonHandle {
+    /// A started daemon and the listening socket the server accepts on for it.
+    struct Listening {
+        let daemon: DaemonHandle
+        let socket: Int32
+        let port: Int
+    }
+
+    /// Validates the configuration, binds the listening socket and starts the MHD daemon
+    /// without one of its own: the server accepts and hands connections over (``Acceptor``).
+    func startDaemon() throws -> Listening {
         let config = configuration
         try validate(config)
         var storage = sockaddr_storage()
         let family = pv_make_sockaddr(config.host, UInt16(config.port), &storage)
         guard family != 0 else { throw HTTPServerError.invalidHost(config.host) }
-
-        // Epoll event loop on an internal thread pool. ITC is required by MHD_quiesce_daemon and
-        // by suspend/resume, which stream bodies use to wait off MHD's threads.
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
-            | MHD_ALLOW_SUSPEND_RESUME.rawValue
-        if pv_sockaddr_is_ipv6_any(&storage) != 0 {
-            flags |= MHD_USE_DUAL_STACK.rawValue  // "::" means every address, IPv4 included
-        } else if family == AF_INET6 {
-            flags |= MHD_USE_IPv6.rawValue
+        var port: UInt16 = 0
+        let socket = pv_listen(&storage, SOMAXCONN, &port)
+        guard socket >= 0 else {
+            throw HTTPServerError.startFailed(host: config.host, port: config.port, reason: String(cString: strerror(errno)))
         }
 
+        // Epoll event loop on an internal thread pool, fed by MHD_add_connection. ITC wakes a
+        // worker for an added connection and is required by suspend/resume, which stream bodies
+        // use to wait off MHD's threads.
+        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
         let context = Unmanaged.passUnretained(self).toOpaque()
         errno = 0
-        let daemon = withUnsafePointer(to: &storage) { storagePointer in
-            storagePointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                var options = pv_mhd_daemon_config(
-                    flags: flags,
-                    address: address,
-                    thread_pool_size: UInt32(config.threadPoolSize),
-                    connection_limit: UInt32(config.connectionLimit),
-                    connection_timeout_seconds: UInt32(config.connectionTimeoutSeconds),
-                    connection_memory_limit: config.memoryLimitPerConnection,
-                    access_handler: mhdAccessHandler,
-                    access_handler_cls: context,
-                    request_completed: mhdRequestCompleted,
-                    request_completed_cls: context
-                )
-                return pv_mhd_start_daemon(&options)
-            }
-        }
-        guard let daemon else {
+        var options = pv_mhd_daemon_config(
+            flags: flags,
+            address: nil,
+            thread_pool_size: UInt32(config.threadPoolSize),
+            connection_limit: UInt32(config.connectionLimit),
+            connection_timeout_seconds: UInt32(config.connectionTimeoutSeconds),
+            connection_memory_limit: config.memoryLimitPerConnection,
+            access_handler: mhdAccessHandler,
+            access_handler_cls: context,
+            request_completed: mhdRequestCompleted,
+            request_completed_cls: context
+        )
+        guard let daemon = pv_mhd_start_daemon(&options) else {
             let code = errno
+            _ = Glibc.close(socket)
             let reason = code != 0 ? String(cString: strerror(code)) : "libmicrohttpd refused to start"
             throw HTTPServerError.startFailed(host: config.host, port: config.port, reason: reason)
         }
-        return DaemonHandle(pointer: daemon)
+        return Listening(daemon: DaemonHandle(pointer: daemon), socket: socket, port: Int(port))
     }
 
     private func validate(_ config: HTTPServerConfiguration) throws {

@@ -16,11 +16,10 @@ public final class HTTPServer: Sendable {
     private struct Running {
         let daemon: DaemonHandle
         let port: Int
-        /// The listen socket, taken from MHD (quiesced) right after start so that the
-        /// ``Acceptor`` hands connections out evenly; MHD requires closing it only after
-        /// MHD_stop_daemon. `nil` if MHD could not give it up (MHD then accepts itself).
-        let listenSocket: Int32?
-        let acceptor: Acceptor?
+        /// The listening socket: the ``Acceptor`` accepts on it and hands connections to the
+        /// daemon, which has no listen socket of its own. Closed after MHD_stop_daemon.
+        let listenSocket: Int32
+        let acceptor: Acceptor
         var acceptingStopped = false
         /// The daemon's callbacks point at this object without retaining it.
         let keepAlive: HTTPServer
@@ -52,23 +51,20 @@ public final class HTTPServer: Sendable {
     public func start() throws {
         try lifecycle.withLock { lifecycle in
             guard case .idle = lifecycle else { throw HTTPServerError.alreadyStarted }
-            let daemon = try startDaemon()
-            let port = Int(pv_mhd_bound_port(daemon.pointer))
-            let socket = MHD_quiesce_daemon(daemon.pointer)
-            var acceptor: Acceptor?
-            if socket >= 0 {
-                do {
-                    let started = try Acceptor(socket: socket, daemon: daemon)
-                    try started.start()
-                    acceptor = started
-                } catch {
-                    MHD_stop_daemon(daemon.pointer)
-                    _ = Glibc.close(socket)
-                    throw error
-                }
+            let listening = try startDaemon()
+            let acceptor: Acceptor
+            do {
+                acceptor = try Acceptor(
+                    socket: listening.socket, daemon: listening.daemon, connectionLimit: configuration.connectionLimit)
+                try acceptor.start()
+            } catch {
+                MHD_stop_daemon(listening.daemon.pointer)
+                _ = Glibc.close(listening.socket)
+                throw error
             }
             lifecycle = .running(Running(
-                daemon: daemon, port: port, listenSocket: socket >= 0 ? socket : nil, acceptor: acceptor, keepAlive: self))
+                daemon: listening.daemon, port: listening.port, listenSocket: listening.socket, acceptor: acceptor,
+                keepAlive: self))
         }
     }
 
@@ -90,17 +86,13 @@ public final class HTTPServer: Sendable {
             guard case .running(var running) = lifecycle, !running.acceptingStopped else { return }
             running.acceptingStopped = true
             lifecycle = .running(running)
-            guard let acceptor = running.acceptor, let socket = running.listenSocket else {
-                _ = MHD_quiesce_daemon(running.daemon.pointer)  // MHD still accepts: stop it
-                return
-            }
-            acceptor.stop()
+            running.acceptor.stop()
             // Connections the kernel already accepted into the backlog carry requests clients
             // consider sent: hand them to MHD instead of resetting them.
-            acceptor.acceptWaiting()
+            running.acceptor.acceptWaiting()
             // Nothing polls the socket any more; shutting it down makes Linux refuse new
-            // connections at once instead of leaving them in the backlog until MHD_stop_daemon.
-            _ = Glibc.shutdown(socket, Int32(SHUT_RDWR))
+            // connections at once instead of leaving them in the backlog until shutdown.
+            _ = Glibc.shutdown(running.listenSocket, Int32(SHUT_RDWR))
         }
     }
 
@@ -124,7 +116,7 @@ public final class HTTPServer: Sendable {
         }
         guard let running else { return }
         MHD_stop_daemon(running.daemon.pointer)
-        if let socket = running.listenSocket { _ = Glibc.close(socket) }
+        _ = Glibc.close(running.listenSocket)
     }
 
     private var isRunning: Bool {

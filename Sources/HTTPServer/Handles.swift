@@ -2,11 +2,9 @@ import CMicroHTTPD
 
 /// A `struct MHD_Daemon *`, which Swift sees as a non-Sendable `OpaquePointer`.
 ///
-/// Safe to send because libmicrohttpd's daemon functions used here (`MHD_quiesce_daemon`,
-/// `MHD_get_daemon_info`, `MHD_stop_daemon`) may be called from any thread, and
-/// ``HTTPServer`` serialises them behind its lock so each runs at most once;
-/// `MHD_add_connection` (the ``Acceptor``'s thread) is thread-safe with an ITC daemon, and the
-/// acceptor is joined before `MHD_stop_daemon`.
+/// Safe to send because libmicrohttpd's daemon functions used here (`MHD_add_connection`,
+/// `MHD_get_daemon_info`, `MHD_stop_daemon`) may be called from any thread of an ITC daemon;
+/// ``HTTPServer`` runs `MHD_stop_daemon` once, under its lock, after joining the ``Acceptor``.
 struct DaemonHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 }

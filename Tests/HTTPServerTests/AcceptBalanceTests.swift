@@ -28,8 +28,10 @@ struct AcceptBalanceTests {
         // libmicrohttpd's own accepting let the first worker to wake take every waiting
         // connection (64 connections landed on 25 of 64 workers); a request then waited for the
         // other requests on its worker. The server accepts itself and spreads them out.
+        // Workers go by descriptor modulo the pool size: a pool much larger than the connections
+        // keeps descriptors freed by suites running in parallel from pairing two of them up.
         let count = 6
-        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 16)
+        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 64)
         try withServer(configuration, responder: Rendezvous(expected: count)) { server in
             let connections = try (0..<count).map { _ in try RawHTTPConnection(port: server.port) }
             for (i, connection) in connections.enumerated() {
@@ -50,6 +52,24 @@ struct AcceptBalanceTests {
                     #expect(try connection.exchange("GET /\(round)/\(i) HTTP/1.1\r\nHost: x\r\n\r\n").text == "/\(round)/\(i)")
                 }
             }
+        }
+    }
+
+    @Test func atTheConnectionLimitNewConnectionsWaitInsteadOfBeingClosed() throws {
+        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 2, connectionLimit: 2)
+        try withServer(configuration, responder: ClosureResponder { HTTPResponse(status: 200, body: Array($0.path.utf8)) }) { server in
+            var first: RawHTTPConnection? = try RawHTTPConnection(port: server.port)
+            let second = try RawHTTPConnection(port: server.port)
+            #expect(try first?.exchange("GET /1 HTTP/1.1\r\nHost: x\r\n\r\n").text == "/1")
+            #expect(try second.exchange("GET /2 HTTP/1.1\r\nHost: x\r\n\r\n").text == "/2")
+            // The third connects (the kernel's backlog) but is not taken while two are open...
+            let third = try RawHTTPConnection(port: server.port, timeoutSeconds: 1)
+            try third.send("GET /3 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(!third.waitForClose())  // neither answered nor closed
+            // ...and is served as soon as one of them goes.
+            first = nil
+            #expect(try third.readResponse().text == "/3")
+            #expect(try second.exchange("GET /4 HTTP/1.1\r\nHost: x\r\n\r\n").text == "/4")
         }
     }
 }
