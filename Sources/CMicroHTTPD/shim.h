@@ -28,6 +28,9 @@ typedef struct pv_mhd_daemon_config {
     void *access_handler_cls;
     MHD_RequestCompletedCallback request_completed;
     void *request_completed_cls;
+    /// Told when a connection starts and closes (optional).
+    MHD_NotifyConnectionCallback notify_connection;
+    void *notify_connection_cls;
 } pv_mhd_daemon_config;
 
 /// Leaves the URL and query arguments percent-encoded: MHD would otherwise decode the path
@@ -41,7 +44,7 @@ static inline size_t pv_mhd_unescape_none(void *cls, struct MHD_Connection *conn
 /// Starts a daemon; NULL on failure (errno may say why, e.g. EADDRINUSE). With a NULL
 /// `address` no listen address is passed (for MHD_USE_NO_LISTEN_SOCKET daemons).
 static inline struct MHD_Daemon *pv_mhd_start_daemon(const pv_mhd_daemon_config *config) {
-    struct MHD_OptionItem options[8];
+    struct MHD_OptionItem options[10];
     size_t n = 0;
     if (config->address != NULL) {
         options[n++] = (struct MHD_OptionItem) { MHD_OPTION_SOCK_ADDR, 0, (void *) config->address };
@@ -55,6 +58,10 @@ static inline struct MHD_Daemon *pv_mhd_start_daemon(const pv_mhd_daemon_config 
     options[n++] = (struct MHD_OptionItem) {
         MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) config->request_completed, config->request_completed_cls };
     options[n++] = (struct MHD_OptionItem) { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) &pv_mhd_unescape_none, NULL };
+    if (config->notify_connection != NULL) {
+        options[n++] = (struct MHD_OptionItem) {
+            MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) config->notify_connection, config->notify_connection_cls };
+    }
     options[n] = (struct MHD_OptionItem) { MHD_OPTION_END, 0, NULL };
     // The port argument is ignored: MHD_OPTION_SOCK_ADDR is given, or there is no listen socket.
     return MHD_start_daemon(config->flags, 0, NULL, NULL,
@@ -111,12 +118,6 @@ static inline int pv_sockaddr_is_ipv6_any(const struct sockaddr_storage *storage
     if (storage->ss_family != AF_INET6) return 0;
     const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *) storage;
     return IN6_IS_ADDR_UNSPECIFIED(&v6->sin6_addr);
-}
-
-/// Connections the daemon (all its workers) holds now.
-static inline unsigned int pv_mhd_current_connections(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
-    return info == NULL ? 0 : info->num_connections;
 }
 
 /// A listening TCP socket on `address` (IPv4 or IPv6; the IPv6 wildcard "::" also takes IPv4),

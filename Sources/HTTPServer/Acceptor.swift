@@ -3,20 +3,21 @@ import Glibc
 import Synchronization
 
 /// Accepts connections on the server's listening socket on one thread of its own and hands
-/// each to libmicrohttpd with `MHD_add_connection`, which places it on worker `fd % pool size`.
+/// each to the ``Worker`` holding the fewest (`MHD_add_connection` on that worker's daemon).
 ///
-/// Left to itself, libmicrohttpd's pool races for the listening socket: the worker that wakes
-/// first accepts everything waiting. 64 connections opened at once landed on 25 of 64 workers,
-/// and since a worker waits while its request commits, connections sharing a worker waited for
-/// each other (POST p99 25–90 ms at 64 connections against a p50 of 6–9 ms). Handing them out
-/// by descriptor spreads them. (Taking the socket back from a running daemon with
-/// `MHD_quiesce_daemon` is not an option: with epoll worker threads it can race a worker and
-/// abort the process, a known libmicrohttpd defect; so the daemon never gets a listen socket.)
+/// Left to itself, a libmicrohttpd thread pool races for the listening socket: the worker that
+/// wakes first accepts everything waiting. 64 connections opened at once landed on 25 of 64
+/// workers, and since a worker waits while its request commits, connections sharing a worker
+/// waited for each other (POST p99 25–90 ms at 64 connections against a p50 of 6–9 ms). A
+/// pool's own placement for added connections (descriptor modulo pool size) is no better once
+/// descriptors are reused out of order, so each worker is a daemon of its own. (Taking the
+/// socket back from a running epoll pool with `MHD_quiesce_daemon` is no option either: it can
+/// race a worker and abort the process, a known libmicrohttpd defect.)
 final class Acceptor: @unchecked Sendable {
-    // @unchecked: the descriptors, `daemon` and `connectionLimit` are set in init and only read
+    // @unchecked: the descriptors, `workers` and `connectionLimit` are set in init and only read
     // afterwards; `thread` is written by start/stop, which HTTPServer calls under its lock.
     private let socket: Int32
-    private let daemon: DaemonHandle
+    private let workers: [Worker]
     private let connectionLimit: Int
     /// A pipe polled next to the socket; `stop()` writes to it to end the loop.
     private let wakeRead: Int32
@@ -24,12 +25,15 @@ final class Acceptor: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private var thread: pthread_t?
 
-    init(socket: Int32, daemon: DaemonHandle, connectionLimit: Int) throws {
+    init(socket: Int32, workers: [Worker], connectionLimit: Int) throws {
+        precondition(!workers.isEmpty, "an acceptor needs a worker")
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw HTTPServerError.startFailed(host: "", port: 0, reason: "pipe failed") }
+        guard pipe(&ends) == 0 else {
+            throw HTTPServerError.startFailed(host: "", port: 0, reason: "no wake pipe for the accepting thread: \(String(cString: strerror(errno)))")
+        }
         for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         self.socket = socket
-        self.daemon = daemon
+        self.workers = workers
         self.connectionLimit = connectionLimit
         self.wakeRead = ends[0]
         self.wakeWrite = ends[1]
@@ -51,7 +55,7 @@ final class Acceptor: @unchecked Sendable {
         }, context)
         guard code == 0 else {
             Unmanaged<Acceptor>.fromOpaque(context).release()
-            throw HTTPServerError.startFailed(host: "", port: 0, reason: "cannot start the accepting thread")
+            throw HTTPServerError.startFailed(host: "", port: 0, reason: "cannot start the accepting thread: \(String(cString: strerror(code)))")
         }
         thread = id
     }
@@ -85,9 +89,22 @@ final class Acceptor: @unchecked Sendable {
         }
     }
 
-    private var atLimit: Bool { Int(pv_mhd_current_connections(daemon.pointer)) >= connectionLimit }
+    private var atLimit: Bool {
+        workers.reduce(0) { $0 + $1.connections.load(ordering: .relaxed) } >= connectionLimit
+    }
 
-    /// Accepts until the backlog is empty or the daemon is full (also called once more after
+    /// The worker holding the fewest connections (the first of them on a tie).
+    private var leastLoaded: Worker {
+        var best = workers[0]
+        var fewest = best.connections.load(ordering: .relaxed)
+        for worker in workers.dropFirst() where fewest > 0 {
+            let count = worker.connections.load(ordering: .relaxed)
+            if count < fewest { best = worker; fewest = count }
+        }
+        return best
+    }
+
+    /// Accepts until the backlog is empty or the server is full (also called once more after
     /// ``stop()``, to hand over what the kernel already accepted).
     func acceptWaiting() {
         while !atLimit {
@@ -105,10 +122,14 @@ final class Acceptor: @unchecked Sendable {
                 return
             }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-            // On failure (every worker at its limit) MHD closes the socket itself.
-            _ = withUnsafePointer(to: &address) {
+            let worker = leastLoaded
+            guard let daemon = worker.daemon else { _ = Glibc.close(client); return }
+            worker.connections.add(1, ordering: .relaxed)
+            let added = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemon.pointer, client, $0, length) }
             }
+            // On failure MHD has closed the socket itself (and sends no notice for it).
+            if added != .YES { worker.connections.subtract(1, ordering: .relaxed) }
         }
     }
 }

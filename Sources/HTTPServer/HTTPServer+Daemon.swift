@@ -2,16 +2,17 @@ import CMicroHTTPD
 import Glibc
 
 extension HTTPServer {
-    /// A started daemon and the listening socket the server accepts on for it.
+    /// The listening socket and the workers the server hands its connections to.
     struct Listening {
-        let daemon: DaemonHandle
         let socket: Int32
         let port: Int
+        let workers: [Worker]
     }
 
-    /// Validates the configuration, binds the listening socket and starts the MHD daemon
-    /// without one of its own: the server accepts and hands connections over (``Acceptor``).
-    func startDaemon() throws -> Listening {
+    /// Validates the configuration, binds the listening socket and starts one MHD daemon per
+    /// worker thread, none with a listen socket of its own: the ``Acceptor`` hands them
+    /// connections. On failure nothing is left running or open.
+    func startDaemons() throws -> Listening {
         let config = configuration
         try validate(config)
         var storage = sockaddr_storage()
@@ -22,10 +23,27 @@ extension HTTPServer {
         guard socket >= 0 else {
             throw HTTPServerError.startFailed(host: config.host, port: config.port, reason: String(cString: strerror(errno)))
         }
+        var workers: [Worker] = []
+        do {
+            for _ in 0..<config.threadPoolSize {
+                let worker = Worker()
+                worker.daemon = try startDaemon(for: worker)
+                workers.append(worker)
+            }
+        } catch {
+            for worker in workers { if let daemon = worker.daemon { MHD_stop_daemon(daemon.pointer) } }
+            _ = Glibc.close(socket)
+            throw error
+        }
+        return Listening(socket: socket, port: Int(port), workers: workers)
+    }
 
-        // Epoll event loop on an internal thread pool, fed by MHD_add_connection. ITC wakes a
-        // worker for an added connection and is required by suspend/resume, which stream bodies
-        // use to wait off MHD's threads.
+    /// One daemon on one internal epoll thread, fed by MHD_add_connection. ITC wakes its thread
+    /// for an added connection and is required by suspend/resume, which stream bodies use to
+    /// wait off MHD's threads. Its own connection limit is the server's: the acceptor keeps the
+    /// server-wide count, so libmicrohttpd never refuses a connection it was handed.
+    private func startDaemon(for worker: Worker) throws -> DaemonHandle {
+        let config = configuration
         let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -33,22 +51,23 @@ extension HTTPServer {
         var options = pv_mhd_daemon_config(
             flags: flags,
             address: nil,
-            thread_pool_size: UInt32(config.threadPoolSize),
+            thread_pool_size: 0,
             connection_limit: UInt32(config.connectionLimit),
             connection_timeout_seconds: UInt32(config.connectionTimeoutSeconds),
             connection_memory_limit: config.memoryLimitPerConnection,
             access_handler: mhdAccessHandler,
             access_handler_cls: context,
             request_completed: mhdRequestCompleted,
-            request_completed_cls: context
+            request_completed_cls: context,
+            notify_connection: mhdConnectionNotice,
+            notify_connection_cls: Unmanaged.passUnretained(worker).toOpaque()
         )
         guard let daemon = pv_mhd_start_daemon(&options) else {
             let code = errno
-            _ = Glibc.close(socket)
             let reason = code != 0 ? String(cString: strerror(code)) : "libmicrohttpd refused to start"
             throw HTTPServerError.startFailed(host: config.host, port: config.port, reason: reason)
         }
-        return Listening(daemon: DaemonHandle(pointer: daemon), socket: socket, port: Int(port))
+        return DaemonHandle(pointer: daemon)
     }
 
     private func validate(_ config: HTTPServerConfiguration) throws {

@@ -14,10 +14,11 @@ import Synchronization
 /// A started server keeps itself alive until ``shutdown(graceSeconds:)`` returns.
 public final class HTTPServer: Sendable {
     private struct Running {
-        let daemon: DaemonHandle
+        /// One daemon each (retained here: their connection notices point at them).
+        let workers: [Worker]
         let port: Int
         /// The listening socket: the ``Acceptor`` accepts on it and hands connections to the
-        /// daemon, which has no listen socket of its own. Closed after MHD_stop_daemon.
+        /// workers' daemons, which have no listen socket of their own. Closed after they stop.
         let listenSocket: Int32
         let acceptor: Acceptor
         var acceptingStopped = false
@@ -51,19 +52,22 @@ public final class HTTPServer: Sendable {
     public func start() throws {
         try lifecycle.withLock { lifecycle in
             guard case .idle = lifecycle else { throw HTTPServerError.alreadyStarted }
-            let listening = try startDaemon()
+            let listening = try startDaemons()
             let acceptor: Acceptor
             do {
                 acceptor = try Acceptor(
-                    socket: listening.socket, daemon: listening.daemon, connectionLimit: configuration.connectionLimit)
+                    socket: listening.socket, workers: listening.workers, connectionLimit: configuration.connectionLimit)
                 try acceptor.start()
             } catch {
-                MHD_stop_daemon(listening.daemon.pointer)
+                Self.stop(listening.workers)
                 _ = Glibc.close(listening.socket)
+                if case .startFailed(_, _, let reason) = error as? HTTPServerError {
+                    throw HTTPServerError.startFailed(host: configuration.host, port: listening.port, reason: reason)
+                }
                 throw error
             }
             lifecycle = .running(Running(
-                daemon: listening.daemon, port: listening.port, listenSocket: listening.socket, acceptor: acceptor,
+                workers: listening.workers, port: listening.port, listenSocket: listening.socket, acceptor: acceptor,
                 keepAlive: self))
         }
     }
@@ -88,7 +92,8 @@ public final class HTTPServer: Sendable {
             lifecycle = .running(running)
             running.acceptor.stop()
             // Connections the kernel already accepted into the backlog carry requests clients
-            // consider sent: hand them to MHD instead of resetting them.
+            // consider sent: hand them to MHD instead of resetting them (all but those beyond the
+            // connection limit, which the shutdown below resets, as before).
             running.acceptor.acceptWaiting()
             // Nothing polls the socket any more; shutting it down makes Linux refuse new
             // connections at once instead of leaving them in the backlog until shutdown.
@@ -115,8 +120,13 @@ public final class HTTPServer: Sendable {
             return running
         }
         guard let running else { return }
-        MHD_stop_daemon(running.daemon.pointer)
+        Self.stop(running.workers)
         _ = Glibc.close(running.listenSocket)
+    }
+
+    /// Stops each worker's daemon: closes its connections and joins its thread.
+    private static func stop(_ workers: [Worker]) {
+        for worker in workers { if let daemon = worker.daemon { MHD_stop_daemon(daemon.pointer) } }
     }
 
     private var isRunning: Bool {

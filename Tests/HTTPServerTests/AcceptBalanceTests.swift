@@ -27,11 +27,11 @@ struct AcceptBalanceTests {
     @Test func connectionsOpenedAtOnceGetAWorkerEach() throws {
         // libmicrohttpd's own accepting let the first worker to wake take every waiting
         // connection (64 connections landed on 25 of 64 workers); a request then waited for the
-        // other requests on its worker. The server accepts itself and spreads them out.
-        // Workers go by descriptor modulo the pool size: a pool much larger than the connections
-        // keeps descriptors freed by suites running in parallel from pairing two of them up.
+        // other requests on its worker. The server accepts itself and spreads them out, one per
+        // worker while there are fewer connections than workers.
+        // Each goes to the worker holding the fewest connections, whatever its descriptor.
         let count = 6
-        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 64)
+        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: count)
         try withServer(configuration, responder: Rendezvous(expected: count)) { server in
             let connections = try (0..<count).map { _ in try RawHTTPConnection(port: server.port) }
             for (i, connection) in connections.enumerated() {
