@@ -8,7 +8,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String
     /// TCP port; 0 asks the kernel for a free one (read it back from ``HTTPServer/port``).
     public var port: Int
-    /// Number of libmicrohttpd worker threads; responders run on these threads.
+    /// Number of worker threads (one libmicrohttpd daemon each); responders run on these threads,
+    /// and each new connection goes to the worker holding the fewest.
     public var threadPoolSize: Int
     /// Connections accepted at once; further clients wait in the kernel's backlog.
     public var connectionLimit: Int
