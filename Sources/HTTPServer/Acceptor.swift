@@ -72,20 +72,27 @@ final class Acceptor: @unchecked Sendable {
     }
 
     private func run() {
-        var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        var both = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        var wakeOnly = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
         while !stopping.load(ordering: .acquiring) {
-            // At the connection limit, leave new connections in the kernel's backlog (as
-            // libmicrohttpd's own accepting does) rather than accepting them only to be closed.
-            let full = atLimit
-            fds[0].revents = 0
-            fds[1].revents = 0
-            let ready = full ? poll(&fds[1], 1, 20) : poll(&fds, 2, -1)
+            if atLimit {
+                // At the connection limit, leave new connections in the kernel's backlog (as
+                // libmicrohttpd's own accepting does) rather than accepting them only to be closed.
+                wakeOnly.revents = 0
+                let ready = poll(&wakeOnly, 1, 20)
+                if ready < 0 && errno != EINTR { usleep(10_000) }
+                if ready > 0 && wakeOnly.revents != 0 { return }
+                continue
+            }
+            both[0].revents = 0
+            both[1].revents = 0
+            let ready = poll(&both, 2, -1)
             if ready < 0 {
                 if errno != EINTR { usleep(10_000) }  // not expected; never spin, never give up
                 continue
             }
-            if fds[1].revents != 0 { return }
-            if !full && fds[0].revents != 0 { acceptWaiting() }
+            if both[1].revents != 0 { return }
+            if both[0].revents != 0 { acceptWaiting() }
         }
     }
 

@@ -40,8 +40,9 @@ extension HTTPServer {
 
     /// One daemon on one internal epoll thread, fed by MHD_add_connection. ITC wakes its thread
     /// for an added connection and is required by suspend/resume, which stream bodies use to
-    /// wait off MHD's threads. Its own connection limit is the server's: the acceptor keeps the
-    /// server-wide count, so libmicrohttpd never refuses a connection it was handed.
+    /// wait off MHD's threads. The acceptor keeps the server-wide count and limit; the daemon's own
+    /// limit is one above it, because libmicrohttpd notifies a close just before it lowers its own
+    /// count, and a connection added in between must not be refused.
     private func startDaemon(for worker: Worker) throws -> DaemonHandle {
         let config = configuration
         let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
@@ -52,7 +53,7 @@ extension HTTPServer {
             flags: flags,
             address: nil,
             thread_pool_size: 0,
-            connection_limit: UInt32(config.connectionLimit),
+            connection_limit: UInt32(min(config.connectionLimit + 1, Int(UInt32.max))),
             connection_timeout_seconds: UInt32(config.connectionTimeoutSeconds),
             connection_memory_limit: config.memoryLimitPerConnection,
             access_handler: mhdAccessHandler,

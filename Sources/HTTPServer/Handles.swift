@@ -2,9 +2,9 @@ import CMicroHTTPD
 
 /// A `struct MHD_Daemon *`, which Swift sees as a non-Sendable `OpaquePointer`.
 ///
-/// Safe to send because libmicrohttpd's daemon functions used here (`MHD_add_connection`,
-/// `MHD_get_daemon_info`, `MHD_stop_daemon`) may be called from any thread of an ITC daemon;
-/// ``HTTPServer`` runs `MHD_stop_daemon` once, under its lock, after joining the ``Acceptor``.
+/// Safe to send because the calls made with it, `MHD_add_connection` (the ``Acceptor``'s
+/// thread) and `MHD_stop_daemon` (shutdown, after the acceptor was joined), may come from any
+/// thread of an ITC daemon.
 struct DaemonHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 }
