@@ -22,7 +22,10 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     private let keeperCondition = NSCondition()
     private var wakeups = 0
     /// Messages queued under this worker's lease, delivered from memory (see `handOff`).
-    private var handed: [(message: OutboxMessage, payload: MessagePayload)] = []
+    var handed: [(message: OutboxMessage, payload: MessagePayload)] = []
+    /// Verifications whose messages held in memory were superseded, until when (uptime ns): see
+    /// `messagesSuperseded` (DeliveryWorker+Superseded.swift).
+    var supersededHeld: [String: UInt64] = [:]
     /// A claim from the store is due (see `runOnce`), and when the last one was made (uptime ns).
     private var claimWanted = true
     private var lastClaim: UInt64 = 0
@@ -90,17 +93,14 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
             condition.unlock()
             return
         }
+        if isSupersededLocked(message.verificationID) {
+            // Superseded by a commit that came first (its row says so): nothing to send.
+            condition.unlock()
+            return
+        }
         handed.append((message, payload))
         wakeups += 1
         condition.signal()
-        condition.unlock()
-    }
-
-    /// Drops the verification's messages still waiting in memory: their rows were superseded
-    /// in the same commit, so no completion will touch them, and their leases simply lapse.
-    public func messagesSuperseded(verificationID: String) {
-        condition.lock()
-        handed.removeAll { $0.message.verificationID == verificationID }
         condition.unlock()
     }
 
@@ -260,6 +260,8 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         for (message, payload) in batch {
             // Stopping: finish the message in hand, leave the rest (their leases are released).
             if isStopping { break }
+            // Taken from memory, then superseded while earlier ones of the batch were sent.
+            if payload != nil && dropIfSuperseded(message) { continue }
             record(deliver(message, payload: payload))
         }
         condition.lock()

@@ -155,21 +155,20 @@ extension VerificationService {
     /// Cancels a verification: its code stops working. Approved verifications cannot be canceled.
     public func cancel(id: String, purposes: Set<Purpose> = [.signIn]) throws -> Verification {
         let now = clock.now()
-        let canceled = try store.write(reading: ReadSet(verifications: [id])) { tx -> Verification in
+        let (canceled, changed) = try store.write(reading: ReadSet(verifications: [id])) { tx -> (Verification, Bool) in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
                 throw VerifyError.notFound(id)
             }
             if v.storedStatus == .approved {
                 throw VerifyError(.alreadyUsed, "the verification was already approved")
             }
-            if v.storedStatus != .canceled {
-                v.storedStatus = .canceled
-                try tx.update(v)
-                try tx.supersedeQueuedMessages(verificationID: v.id, reason: "verification canceled", now: now)
-            }
-            return v
+            guard v.storedStatus != .canceled else { return (v, false) }
+            v.storedStatus = .canceled
+            try tx.update(v)
+            try tx.supersedeQueuedMessages(verificationID: v.id, reason: "verification canceled", now: now)
+            return (v, true)
         }
-        notifier.messagesSuperseded(verificationID: canceled.id)
+        if changed { notifier.messagesSuperseded(verificationID: canceled.id) }
         return canceled
     }
 

@@ -97,8 +97,11 @@ struct TwilioCompatHarness {
         #expect(updated["code_length"] == .int(4))
         #expect(updated["friendly_name"] == "Acme Login")
 
+        let pending = try #require(h.send(sid)["sid"]?.stringValue)
         let deleted = h.call("DELETE", "/v2/Services/\(sid)")
         #expect(deleted.status == 204)
+        // Its pending verification was canceled, and the delivery worker told (its message dropped).
+        #expect(h.t.notifier.superseded == ["ver_" + pending.dropFirst(2)])
         #expect(h.call("GET", "/v2/Services/\(sid)").code == 20404)
     }
 

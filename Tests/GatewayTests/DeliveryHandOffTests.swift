@@ -188,25 +188,70 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
         #expect(Set(rest.map(\.id)).isDisjoint(with: Set(gateway.sent.keys)))
     }
 
-    @Test func aMessageSupersededWhileHeldInMemoryIsNotSent() throws {
+    /// Holds the first message at the gateway until released, then sends like CountingGateway.
+    final class GateGateway: SMSGateway, @unchecked Sendable {
+        let name = "gate"
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var ids: [String] = []
+
+        func send(_ sms: SMS) -> GatewayResult {
+            lock.lock()
+            let first = ids.isEmpty
+            ids.append(sms.messageID)
+            lock.unlock()
+            if first {
+                entered.signal()
+                release.wait()
+            }
+            return .sent(via: name, providerMessageID: "p-" + sms.messageID, status: .sent)
+        }
+
+        var sent: [String] { lock.lock(); defer { lock.unlock() }; return ids }
+    }
+
+    /// Handed over together, the four usually land in one thread's batch (16), so the later ones
+    /// wait there behind msg_1; handed over after msg_1 is with the gateway, they wait in memory.
+    @Test(arguments: [true, false])
+    func messagesSupersededWhileHeldInMemoryAreNotSent(handedTogether: Bool) throws {
         let store = try temporaryStore()
         defer { store.close() }
-        let gateway = CountingGateway(delay: 0.3)
-        let w = worker(store, gateway) { $0.threads = 1; $0.batchSize = 1 }
+        let gateway = GateGateway()
+        let w = worker(store, gateway) { $0.threads = 1 }
         w.start()
         defer { w.stop() }
         let lease = try #require(w.handOffLease(now: Date()))
-        try handOff(["msg_1", "msg_2", "msg_3"], to: w, store: store, lease: lease, code: "222222")
-        Thread.sleep(forTimeInterval: 0.1)  // msg_1 is with the (slow) gateway, the others wait in memory
-        // A resend or cancel of msg_2's verification: the row is superseded, then the worker told.
-        try store.write { tx in try tx.supersedeQueuedMessages(verificationID: "ver_msg_2", reason: "superseded by a resend", now: Date()) }
-        w.messagesSuperseded(verificationID: "ver_msg_2")
+        let later = ["msg_2", "msg_3", "msg_4"]
+        try handOff(handedTogether ? ["msg_1"] + later : ["msg_1"], to: w, store: store, lease: lease, code: "222222")
+        #expect(gateway.entered.wait(timeout: .now() + 5) == .success)  // msg_1 is with the gateway
+        if !handedTogether { try handOff(later, to: w, store: store, lease: lease, code: "222222") }
+        // A resend or cancel of msg_2's and msg_4's verifications: rows superseded, then the worker told.
+        for id in ["ver_msg_2", "ver_msg_4"] {
+            try store.write { tx in try tx.supersedeQueuedMessages(verificationID: id, reason: "superseded by a resend", now: Date()) }
+            w.messagesSuperseded(verificationID: id)
+        }
+        gateway.release.signal()
         let deadline = Date().addingTimeInterval(10)
-        while gateway.sent["msg_3"] == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        Thread.sleep(forTimeInterval: 0.4)
-        #expect(Set(gateway.sent.keys) == ["msg_1", "msg_3"])
-        // Its row stays superseded (failed), never claimable again.
-        let claimable = try store.claimDue(limit: 10, now: Date().addingTimeInterval(3600), leaseUntil: Date().addingTimeInterval(7200), owner: "other")
-        #expect(!claimable.map(\.id).contains("msg_2"))
+        while !gateway.sent.contains("msg_3") && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        w.stop()
+        #expect(gateway.sent == ["msg_1", "msg_3"])
+    }
+
+    @Test func aHandOffArrivingAfterItsSupersedeIsNotSent() throws {
+        let store = try temporaryStore()
+        defer { store.close() }
+        let gateway = GateGateway()
+        gateway.release.signal()  // nothing is held back
+        let w = worker(store, gateway)
+        w.start()
+        defer { w.stop() }
+        let lease = try #require(w.handOffLease(now: Date()))
+        w.messagesSuperseded(verificationID: "ver_msg_late")  // a resend committed before the start's hand-off
+        try handOff(["msg_late", "msg_other"], to: w, store: store, lease: lease, code: "333333")
+        let deadline = Date().addingTimeInterval(10)
+        while !gateway.sent.contains("msg_other") && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(gateway.sent == ["msg_other"])
     }
 }

@@ -59,6 +59,7 @@ import VerifyTesting
         _ = try t.service.resend(id: v.id)
         #expect(t.notifier.superseded == [v.id, v.id])  // each resend replaces the message before it
         #expect(refusal { _ = try t.service.resend(id: v.id) }?.code == .rateLimited)
+        #expect(t.notifier.superseded == [v.id, v.id])  // a refused resend supersedes nothing
     }
 
     @Test func failedChecksLockTheNumberForTheDay() throws {

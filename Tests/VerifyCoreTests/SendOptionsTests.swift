@@ -77,6 +77,7 @@ import VerifyTesting
         #expect(approved.storedStatus == .approved && approved.approvedAt != nil)
         #expect(t.notifier.superseded == [v.id])  // a message still in the worker's memory is dropped
         let again = #expect(throws: VerifyError.self) { try t.service.approve(id: v.id) }
+        #expect(t.notifier.superseded == [v.id])
         #expect(again?.code == .alreadyUsed)
         let missing = #expect(throws: VerifyError.self) { try t.service.approve(id: "ver_missing") }
         #expect(missing?.code == .notFound)

@@ -1,0 +1,39 @@
+import Dispatch
+import VerifyCore
+
+/// Messages superseded (resend, cancel, approval) while this worker holds them in memory.
+///
+/// Only a start hands a message over in memory, and a verification's later messages (resends)
+/// go through the store, so every message held in memory for a superseded verification is one
+/// that must not be sent: its row is already `failed` ("superseded"), it is never claimed again
+/// and no completion touches it. Best effort: a message already with the gateway goes out, and
+/// another replica's memory is not reached.
+extension DeliveryWorker {
+    /// Called after a commit that superseded `verificationID`'s queued messages: drops its
+    /// messages waiting in memory, and remembers it for a lease's time, so one that a sending
+    /// thread has taken (behind a slow gateway call) or that is handed over late is dropped too.
+    public func messagesSuperseded(verificationID: String) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        condition.lock()
+        defer { condition.unlock() }
+        handed.removeAll { $0.message.verificationID == verificationID }
+        if supersededHeld.count >= 1024 { supersededHeld = supersededHeld.filter { $0.value > now } }
+        supersededHeld[verificationID] = now + UInt64(configuration.leaseSeconds) * 1_000_000_000
+    }
+
+    /// Whether `verificationID` was superseded within a lease's time. Callers hold `condition`.
+    func isSupersededLocked(_ verificationID: String) -> Bool {
+        guard let until = supersededHeld[verificationID] else { return false }
+        return DispatchTime.now().uptimeNanoseconds < until
+    }
+
+    /// For a message taken from memory: true (and it is no longer in flight) when its
+    /// verification was superseded since.
+    func dropIfSuperseded(_ message: OutboxMessage) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard isSupersededLocked(message.verificationID) else { return false }
+        inFlight.remove(message.id)
+        return true
+    }
+}
