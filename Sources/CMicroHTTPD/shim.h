@@ -18,9 +18,6 @@
 /// Everything needed to start a daemon, with typed fields instead of varargs.
 typedef struct pv_mhd_daemon_config {
     unsigned int flags;
-    /// The address to bind to (sockaddr_in or sockaddr_in6); must outlive the call only.
-    const struct sockaddr *address;
-    unsigned int thread_pool_size;
     unsigned int connection_limit;
     unsigned int connection_timeout_seconds;
     size_t connection_memory_limit;
@@ -41,15 +38,11 @@ static inline size_t pv_mhd_unescape_none(void *cls, struct MHD_Connection *conn
     return strlen(text);
 }
 
-/// Starts a daemon; NULL on failure (errno may say why, e.g. EADDRINUSE). With a NULL
-/// `address` no listen address is passed (for MHD_USE_NO_LISTEN_SOCKET daemons).
+/// Starts a daemon with no listen socket and one internal thread (connections come from
+/// MHD_add_connection); NULL on failure (errno may say why).
 static inline struct MHD_Daemon *pv_mhd_start_daemon(const pv_mhd_daemon_config *config) {
-    struct MHD_OptionItem options[10];
+    struct MHD_OptionItem options[8];
     size_t n = 0;
-    if (config->address != NULL) {
-        options[n++] = (struct MHD_OptionItem) { MHD_OPTION_SOCK_ADDR, 0, (void *) config->address };
-    }
-    options[n++] = (struct MHD_OptionItem) { MHD_OPTION_THREAD_POOL_SIZE, (intptr_t) config->thread_pool_size, NULL };
     options[n++] = (struct MHD_OptionItem) { MHD_OPTION_CONNECTION_LIMIT, (intptr_t) config->connection_limit, NULL };
     options[n++] = (struct MHD_OptionItem) {
         MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t) config->connection_timeout_seconds, NULL };
@@ -63,7 +56,7 @@ static inline struct MHD_Daemon *pv_mhd_start_daemon(const pv_mhd_daemon_config 
             MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) config->notify_connection, config->notify_connection_cls };
     }
     options[n] = (struct MHD_OptionItem) { MHD_OPTION_END, 0, NULL };
-    // The port argument is ignored: MHD_OPTION_SOCK_ADDR is given, or there is no listen socket.
+    // The port argument is ignored: there is no listen socket.
     return MHD_start_daemon(config->flags, 0, NULL, NULL,
                             config->access_handler, config->access_handler_cls,
                             MHD_OPTION_ARRAY, options,

@@ -51,8 +51,6 @@ extension HTTPServer {
         errno = 0
         var options = pv_mhd_daemon_config(
             flags: flags,
-            address: nil,
-            thread_pool_size: 0,
             connection_limit: UInt32(min(config.connectionLimit + 1, Int(UInt32.max))),
             connection_timeout_seconds: UInt32(config.connectionTimeoutSeconds),
             connection_memory_limit: config.memoryLimitPerConnection,

@@ -5,7 +5,7 @@ import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd that hands complete requests to an ``HTTPResponder``.
 ///
-/// libmicrohttpd runs an epoll event loop on `threadPoolSize` threads; the responder is called
+/// `threadPoolSize` workers, each a libmicrohttpd daemon on one epoll thread; the responder is called
 /// synchronously on those threads (no hop to Swift's cooperative pool), so it should be quick
 /// or at least not wait on work that needs the same threads. New connections are accepted by
 /// an ``Acceptor`` thread, which spreads them over the worker threads. Keep-alive, chunked uploads,
