@@ -143,6 +143,16 @@ enum PostgresSchema {
             );
             CREATE INDEX twilio_verifications_to ON twilio_verifications (service_sid, to_number, created_at);
             """),
+        PostgresMigration(version: 7, name: "delivery receipts that arrive before their send is recorded", sql: """
+            CREATE TABLE early_receipts (
+                gateway TEXT NOT NULL,
+                provider_message_id TEXT NOT NULL,
+                status TEXT NOT NULL,
+                last_error TEXT,
+                received_at BIGINT NOT NULL,
+                PRIMARY KEY (gateway, provider_message_id)
+            );
+            """),
     ]
 
     /// Unique constraints whose violation means "a concurrent transaction inserted the same key

@@ -35,8 +35,8 @@ extension PostgresStore {
         guard !outcomes.isEmpty else { return }
         // One implicit transaction (no sync point between the statements), rows in id order.
         let ordered = outcomes.enumerated().sorted { ($0.element.messageID, $0.offset) < ($1.element.messageID, $1.offset) }
-        let statements: [(sql: String, params: [PostgresValue])] = ordered.map { _, o in
-            (
+        let statements: [(sql: String, params: [PostgresValue])] = ordered.flatMap { _, o -> [(sql: String, params: [PostgresValue])] in
+            let recorded = (
                 """
                 UPDATE outbox SET status = $1, gateway = $2, provider_message_id = COALESCE($3, provider_message_id),
                     last_error = $4, attempts = $5, next_attempt_at = COALESCE($6, next_attempt_at), updated_at = $7,
@@ -50,6 +50,10 @@ extension PostgresStore {
                     PostgresRows.millis(o.at), .text(o.messageID), .text(owner),
                 ]
             )
+            guard o.providerMessageID != nil, o.gateway != nil else { return [recorded] }
+            // Sees the update above (same transaction). A receipt held concurrently, after this
+            // statement, is applied by the next purge.
+            return [recorded, (Self.applyEarlyReceipts(where: "o.id = $1"), [.text(o.messageID)])]
         }
         try retrying(connectionFailures: true) {
             try pool.withConnection { connection in
@@ -83,6 +87,7 @@ extension PostgresStore {
     }
 
     public func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
+        let params: [PostgresValue] = [.text(status.rawValue), PostgresRows.text(error), PostgresRows.millis(at), .text(providerMessageID), .text(gateway)]
         let statements: [(sql: String, params: [PostgresValue])] = [
             ("SELECT 1 AS found FROM outbox WHERE provider_message_id = $1 AND gateway = $2 LIMIT 1", [.text(providerMessageID), .text(gateway)]),
             (
@@ -90,8 +95,19 @@ extension PostgresStore {
                 UPDATE outbox SET status = $1, last_error = COALESCE($2, last_error), updated_at = $3
                 WHERE provider_message_id = $4 AND gateway = $5 AND status NOT IN ('delivered', 'undelivered')
                   AND NOT ($1 = 'sent' AND status = 'failed')
-                """,
-                [.text(status.rawValue), PostgresRows.text(error), PostgresRows.millis(at), .text(providerMessageID), .text(gateway)]
+                """, params
+            ),
+            // The vendor called back before the send's result was recorded: held until it is.
+            (
+                """
+                INSERT INTO early_receipts (status, last_error, received_at, provider_message_id, gateway)
+                SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM outbox WHERE provider_message_id = $4 AND gateway = $5)
+                ON CONFLICT (gateway, provider_message_id) DO UPDATE SET
+                    status = EXCLUDED.status, last_error = COALESCE(EXCLUDED.last_error, early_receipts.last_error),
+                    received_at = EXCLUDED.received_at
+                WHERE early_receipts.status NOT IN ('delivered', 'undelivered')
+                  AND NOT (EXCLUDED.status = 'sent' AND early_receipts.status = 'failed')
+                """, params
             ),
         ]
         return try retrying(connectionFailures: true) {
@@ -99,6 +115,23 @@ extension PostgresStore {
                 !(try trip { try connection.pipeline(statements) })[0].isEmpty
             }
         }
+    }
+
+    /// Applies held receipts to the messages whose send has since been recorded, and drops them
+    /// (one statement, so a receipt is applied exactly when it is removed).
+    static func applyEarlyReceipts(where condition: String) -> String {
+        """
+        WITH taken AS (
+            DELETE FROM early_receipts r USING outbox o
+            WHERE o.gateway = r.gateway AND o.provider_message_id = r.provider_message_id AND \(condition)
+            RETURNING r.gateway, r.provider_message_id, r.status, r.last_error, r.received_at
+        )
+        UPDATE outbox o SET status = t.status, last_error = COALESCE(t.last_error, o.last_error),
+            updated_at = GREATEST(o.updated_at, t.received_at)
+        FROM taken t
+        WHERE o.gateway = t.gateway AND o.provider_message_id = t.provider_message_id
+          AND o.status NOT IN ('delivered', 'undelivered') AND NOT (t.status = 'sent' AND o.status = 'failed')
+        """
     }
 
     public func queueDepth() throws -> (count: Int, oldest: Date?) {
@@ -143,11 +176,15 @@ extension PostgresStore {
                             ("DELETE FROM idempotency_keys WHERE created_at < $1", [c]),
                             ("DELETE FROM limit_logs WHERE expires_at < $1", [c]),
                             ("DELETE FROM fraud_counts WHERE bucket < $1", [c]),
+                            // Receipts held while their message's send committed concurrently, then
+                            // those for messages never recorded as sent here (neither counted).
+                            (Self.applyEarlyReceipts(where: "TRUE"), []),
+                            ("DELETE FROM early_receipts WHERE received_at < $1", [c]),
                             ("COMMIT", []),
                         ])
                     }
-                    // Skip the links' count (index 1) and COMMIT's.
-                    return results.dropLast().enumerated().reduce(0) { $0 + ($1.offset == 1 ? 0 : $1.element.affectedRows) }
+                    // Count the first six deletions except the links' (index 1).
+                    return results.prefix(6).enumerated().reduce(0) { $0 + ($1.offset == 1 ? 0 : $1.element.affectedRows) }
                 } catch {
                     if connection.isInTransaction { _ = try? trip { try connection.execute("ROLLBACK") } }
                     throw error

@@ -124,5 +124,15 @@ enum SQLiteSchema {
             ) WITHOUT ROWID;
             CREATE INDEX twilio_verifications_to ON twilio_verifications (service_sid, to_number, created_at);
             """),
+        Migration(version: 7, name: "delivery receipts that arrive before their send is recorded", sql: """
+            CREATE TABLE early_receipts (
+                gateway TEXT NOT NULL,
+                provider_message_id TEXT NOT NULL,
+                status TEXT NOT NULL,
+                last_error TEXT,
+                received_at INTEGER NOT NULL,
+                PRIMARY KEY (gateway, provider_message_id)
+            ) WITHOUT ROWID;
+            """),
     ]
 }

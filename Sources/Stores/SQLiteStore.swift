@@ -77,6 +77,7 @@ public final class SQLiteStore: VerificationStore, OutboxStore, @unchecked Senda
                         SQLiteRows.text(o.lastError), .integer(Int64(o.attempts)), SQLiteRows.millis(o.nextAttemptAt),
                         SQLiteRows.millis(o.at), .text(o.status.rawValue), .text(o.messageID), .text(owner),
                     ])
+                if o.providerMessageID != nil, o.gateway != nil { try Self.applyEarlyReceipt(messageID: o.messageID, db) }
             }
         }
     }
@@ -103,16 +104,26 @@ public final class SQLiteStore: VerificationStore, OutboxStore, @unchecked Senda
 
     public func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
         try database.write { db in
+            let params: [SQLiteValue] = [.text(status.rawValue), SQLiteRows.text(error), SQLiteRows.millis(at), .text(providerMessageID), .text(gateway)]
             guard try db.queryOne(
                 "SELECT 1 FROM outbox WHERE provider_message_id = ? AND gateway = ?", [.text(providerMessageID), .text(gateway)]) != nil
-            else { return false }
+            else {
+                // The vendor called back before the send's result was recorded: held until it is.
+                try db.run(
+                    """
+                    INSERT INTO early_receipts (status, last_error, received_at, provider_message_id, gateway) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (gateway, provider_message_id) DO UPDATE SET
+                        status = excluded.status, last_error = COALESCE(excluded.last_error, last_error), received_at = excluded.received_at
+                    WHERE status NOT IN ('delivered', 'undelivered') AND NOT (excluded.status = 'sent' AND status = 'failed')
+                    """, params)
+                return false
+            }
             try db.run(
                 """
-                UPDATE outbox SET status = ?, last_error = COALESCE(?, last_error), updated_at = ?
-                WHERE provider_message_id = ? AND gateway = ? AND status NOT IN ('delivered', 'undelivered')
-                  AND NOT (? = 'sent' AND status = 'failed')
-                """,
-                [.text(status.rawValue), SQLiteRows.text(error), SQLiteRows.millis(at), .text(providerMessageID), .text(gateway), .text(status.rawValue)])
+                UPDATE outbox SET status = ?1, last_error = COALESCE(?2, last_error), updated_at = ?3
+                WHERE provider_message_id = ?4 AND gateway = ?5 AND status NOT IN ('delivered', 'undelivered')
+                  AND NOT (?1 = 'sent' AND status = 'failed')
+                """, params)
             return true
         }
     }
@@ -134,7 +145,28 @@ public final class SQLiteStore: VerificationStore, OutboxStore, @unchecked Senda
             removed += try db.run("DELETE FROM idempotency_keys WHERE created_at < ?", [c])
             removed += try db.run("DELETE FROM limit_logs WHERE expires_at < ?", [c])
             removed += try db.run("DELETE FROM fraud_counts WHERE bucket < ?", [c])
+            // Receipts for messages never recorded as sent here (not counted, like the links above).
+            _ = try db.run("DELETE FROM early_receipts WHERE received_at < ?", [c])
             return removed
         }
+    }
+
+    /// Applies a receipt that arrived before this message's send was recorded (and drops it).
+    /// Writers take turns, so a receipt is either held before this runs or finds the message.
+    private static func applyEarlyReceipt(messageID: String, _ db: Connection) throws {
+        let id: [SQLiteValue] = [.text(messageID)]
+        _ = try db.run(
+            """
+            UPDATE outbox SET status = r.status, last_error = COALESCE(r.last_error, outbox.last_error),
+                updated_at = MAX(outbox.updated_at, r.received_at)
+            FROM early_receipts AS r
+            WHERE outbox.id = ? AND r.gateway = outbox.gateway AND r.provider_message_id = outbox.provider_message_id
+              AND outbox.status NOT IN ('delivered', 'undelivered') AND NOT (r.status = 'sent' AND outbox.status = 'failed')
+            """, id)
+        _ = try db.run(
+            """
+            DELETE FROM early_receipts WHERE (gateway, provider_message_id) IN
+                (SELECT gateway, provider_message_id FROM outbox WHERE id = ? AND provider_message_id IS NOT NULL)
+            """, id)
     }
 }

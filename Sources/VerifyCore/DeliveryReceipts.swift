@@ -10,7 +10,8 @@ public struct DeliveryReceipts: Sendable {
         self.clock = clock
     }
 
-    /// Returns false when no message of `gateway` has that provider id.
+    /// Returns false when no message of `gateway` has that provider id yet: the receipt is held
+    /// and applied once the send's result is recorded.
     @discardableResult
     public func record(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?) throws -> Bool {
         try outbox.recordReceipt(gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: clock.now())

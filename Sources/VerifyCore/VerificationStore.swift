@@ -125,9 +125,11 @@ public protocol OutboxStore: Sendable {
     /// a lease on anything else lapses, so another worker can send it); returns how many.
     @discardableResult
     func renewLeases(owner: String, ids: [String], until: Date) throws -> Int
-    /// Applies a provider's delivery receipt to the message it sent; returns false when no
-    /// message of that gateway has that provider id. Final states are not overwritten by
-    /// earlier ones (a late "sent" never replaces "delivered").
+    /// Applies a provider's delivery receipt to the message it sent. Final states are not
+    /// overwritten by earlier ones (a late "sent" never replaces "delivered"). When no message of
+    /// that gateway has that provider id yet (the vendor called back before the send's result was
+    /// recorded), the receipt is held, `complete` applies it once the send is recorded, and this
+    /// returns false; receipts never matched are purged like ended messages.
     func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool
     /// Number of queued messages and the oldest one's creation time.
     func queueDepth() throws -> (count: Int, oldest: Date?)

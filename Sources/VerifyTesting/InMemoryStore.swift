@@ -8,6 +8,8 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
         var verifications: [String: Verification] = [:]
         var messages: [OutboxMessage] = []
         var leases: [String: (owner: String, until: Date)] = [:]
+        /// Receipts whose message is not recorded as sent yet, by "gateway|provider id".
+        var earlyReceipts: [String: (status: DeliveryStatus, error: String?, at: Date)] = [:]
         var idempotency: [String: IdempotencyRecord] = [:]
         var limits: [String: [Int64]] = [:]
         var fraud: [String: [Date: (sent: Int, approved: Int)]] = [:]
@@ -139,7 +141,24 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
             state.messages[i].updatedAt = o.at
             if let next = o.nextAttemptAt { state.messages[i].nextAttemptAt = next }
             if o.status != .queued { state.messages[i].sealedPayload = [] }
+            if let gateway = o.gateway, let provider = o.providerMessageID,
+                let early = state.earlyReceipts.removeValue(forKey: gateway + "|" + provider)
+            {
+                Self.apply(early.status, error: early.error, at: max(early.at, o.at), to: &state.messages[i])
+            }
         }
+    }
+
+    /// A receipt never moves a message out of a final state, and "sent" never replaces "failed".
+    static func overrides(_ status: DeliveryStatus, _ current: DeliveryStatus) -> Bool {
+        !(current == .delivered || current == .undelivered || (status == .sent && current == .failed))
+    }
+
+    static func apply(_ status: DeliveryStatus, error: String?, at: Date, to message: inout OutboxMessage) {
+        guard overrides(status, message.status) else { return }
+        message.status = status
+        message.lastError = error ?? message.lastError
+        message.updatedAt = at
     }
 
     public func releaseLeases(owner: String) throws {
@@ -163,12 +182,13 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
     public func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard let i = state.messages.firstIndex(where: { $0.gateway == gateway && $0.providerMessageID == providerMessageID }) else { return false }
-        let current = state.messages[i].status
-        if current == .delivered || current == .undelivered || (status == .sent && current == .failed) { return true }
-        state.messages[i].status = status
-        state.messages[i].lastError = error ?? state.messages[i].lastError
-        state.messages[i].updatedAt = at
+        guard let i = state.messages.firstIndex(where: { $0.gateway == gateway && $0.providerMessageID == providerMessageID }) else {
+            let key = gateway + "|" + providerMessageID
+            if let held = state.earlyReceipts[key], !Self.overrides(status, held.status) { return false }
+            state.earlyReceipts[key] = (status, error ?? state.earlyReceipts[key]?.error, at)
+            return false
+        }
+        Self.apply(status, error: error, at: at, to: &state.messages[i])
         return true
     }
 
@@ -187,6 +207,7 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
         let kept = state.verifications
         state.compatLinks.removeAll { $0.createdAt < cutoff && kept[$0.verificationID] == nil }
         state.messages.removeAll { $0.expiresAt < cutoff && $0.status != .queued }
+        state.earlyReceipts = state.earlyReceipts.filter { $0.value.at >= cutoff }
         return before - state.verifications.count - state.messages.count
     }
 }

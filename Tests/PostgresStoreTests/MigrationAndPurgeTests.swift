@@ -19,7 +19,7 @@ struct MigrationAndPurgeTests {
         let connection = try TestDatabase.connect(schema: schema)
         let versions = try connection.query("SELECT version FROM schema_migrations ORDER BY version").compactMap { $0.int("version") }
         #expect(versions == (1...Int64(PostgresStore.latestSchemaVersion)).map { $0 })
-        #expect(PostgresStore.latestSchemaVersion == 6)
+        #expect(PostgresStore.latestSchemaVersion == 7)
         // Opening again applies nothing.
         _ = try TestDatabase.store(schema: schema, poolSize: 1)
         #expect(try connection.queryFirst("SELECT COUNT(*) AS n FROM schema_migrations")?.int("n") == Int64(PostgresStore.latestSchemaVersion))
@@ -73,6 +73,34 @@ struct MigrationAndPurgeTests {
         try other.execute("ROLLBACK")
         #expect(try store.purge(endedBefore: t0.addingTimeInterval(100)) == 1)
         #expect(try store.read { try $0.verification(id: "ver_old") } == nil)
+    }
+
+    /// A receipt held while its message's send committed concurrently (the holder saw no provider
+    /// id, the send saw no held receipt) is what that race leaves behind: the next purge applies it.
+    @Test func purgeAppliesAReceiptHeldDuringTheSendsCommit() throws {
+        let schema = TestDatabase.freshSchema()
+        let store = try TestDatabase.store(schema: schema)
+        let t0 = Date()
+        try store.write { tx in
+            try tx.insert(Verification(
+                id: "ver_race", phoneNumber: "+15555550301", display: "+1", region: "US", countryCode: 1, locale: nil,
+                purpose: .signIn, codeHash: [1], codeLength: 6, maxAttempts: 5, maxSends: 5, createdAt: t0,
+                expiresAt: t0.addingTimeInterval(600), lastSentAt: t0, resendAvailableAt: t0))
+            try tx.enqueue(OutboxMessage(
+                id: "msg_race", verificationID: "ver_race", to: "+15555550301", purpose: .signIn, sealedPayload: [1],
+                createdAt: t0, updatedAt: t0, nextAttemptAt: t0, expiresAt: t0.addingTimeInterval(600)))
+        }
+        _ = try store.claimDue(limit: 1, now: t0, leaseUntil: t0.addingTimeInterval(60), owner: "A")
+        try store.complete([OutboxOutcome(
+            messageID: "msg_race", status: .sent, gateway: "twilio", providerMessageID: "SM-race", lastError: nil,
+            nextAttemptAt: nil, attempts: 1, at: t0)], owner: "A")
+        let other = try TestDatabase.connect(schema: schema)
+        let at = Int64((t0.timeIntervalSince1970 + 1) * 1000)
+        try other.execute("INSERT INTO early_receipts VALUES ('twilio', 'SM-race', 'delivered', NULL, \(at))")
+        #expect(try store.read { try $0.latestMessage(verificationID: "ver_race") }?.status == .sent)
+        _ = try store.purge(endedBefore: t0.addingTimeInterval(-3600))
+        #expect(try store.read { try $0.latestMessage(verificationID: "ver_race") }?.status == .delivered)
+        #expect(try other.query("SELECT 1 FROM early_receipts").isEmpty)
     }
 
     @Test func purgeRemovesUnusedLimitPlaceholders() throws {

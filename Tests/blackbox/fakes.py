@@ -7,7 +7,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class FakeVendor:
-    """Records every request; answers with the current mode: ("ok", body), ("status", code, body), ("sleep", s)."""
+    """Records every request; answers with the current mode: ("ok", body), ("status", code, body), ("sleep", s),
+    ("hold", event): answers "ok" once the threading.Event is set (at most 10 s)."""
 
     def __init__(self, ok_body):
         self.ok_body = ok_body
@@ -28,6 +29,9 @@ class FakeVendor:
                     mode = vendor.mode
                 if mode[0] == "sleep":
                     time.sleep(mode[1])
+                    mode = ("ok",)
+                elif mode[0] == "hold":
+                    mode[1].wait(10)
                     mode = ("ok",)
                 status, payload = (200 if mode[0] == "ok" else mode[1]), (vendor.ok_body if mode[0] == "ok" else mode[2])
                 data = json.dumps(payload).encode()

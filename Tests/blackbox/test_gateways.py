@@ -4,6 +4,7 @@ import hashlib
 import hmac
 import json
 import signal
+import threading
 import time
 import urllib.parse
 
@@ -62,6 +63,49 @@ def twilio_signature(token, url, fields):
     return base64.b64encode(hmac.new(token.encode(), data.encode(), hashlib.sha1).digest()).decode()
 
 
+def wait_for_delivery(server, verification_id, status, timeout=5):
+    """The verification's delivery once its status is `status` (the last one seen after `timeout`)."""
+    deadline = time.time() + timeout
+    while True:
+        _, _, seen = server.request("GET", "/v1/verifications/" + verification_id)
+        if seen["delivery"]["status"] == status or time.time() > deadline:
+            assert seen["delivery"]["status"] == status
+            return seen["delivery"]
+        time.sleep(0.05)
+
+
+TWILIO_ENV = {
+    "PHONE_VERIFY_GATEWAYS": "twilio", "PHONE_VERIFY_TWILIO_ACCOUNT_SID": "AC0001",
+    "PHONE_VERIFY_TWILIO_AUTH_TOKEN": "twilio-token", "PHONE_VERIFY_TWILIO_FROM": "+15005550006",
+}
+
+
+def test_a_status_callback_that_arrives_before_the_send_is_recorded_is_applied(data_dir):
+    # Twilio may call back before its API response reaches the delivery worker: the receipt is
+    # held and applied when the send is recorded, not dropped.
+    twilio = FakeVendor({"sid": "SM00000000000000000000000000000e", "status": "queued"})
+    answer = threading.Event()
+    twilio.mode = ("hold", answer)
+    server = Server(data_dir, dict(TWILIO_ENV, PHONE_VERIFY_TWILIO_BASE_URL=twilio.base)).start()
+    try:
+        status, _, created = server.request("POST", "/v1/verifications", {"phone_number": "+14155552673"})
+        assert status == 201 and twilio.wait_for(1)
+        callback = server.base + "/v1/webhooks/twilio/status"
+        fields = {"MessageSid": "SM00000000000000000000000000000e", "MessageStatus": "delivered", "AccountSid": "AC0001"}
+        status, _, _ = server.request(
+            "POST", "/v1/webhooks/twilio/status", raw=urllib.parse.urlencode(fields).encode(),
+            headers={"Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": twilio_signature("twilio-token", callback, fields)})
+        assert status == 204
+        _, _, seen = server.request("GET", "/v1/verifications/" + created["id"])
+        assert seen["delivery"]["status"] == "queued"  # the vendor has not answered yet
+        answer.set()
+        assert wait_for_delivery(server, created["id"], "delivered")["gateway"] == "twilio"
+    finally:
+        answer.set()
+        server.stop()
+        twilio.close()
+
+
 def test_twilio_failover_and_signed_status_callbacks(data_dir):
     twilio = FakeVendor({"sid": "SM0123456789abcdef", "status": "queued"})
     vonage = FakeVendor({"message-count": "1", "messages": [{"status": "0", "message-id": "VON-1"}]})
@@ -88,6 +132,7 @@ def test_twilio_failover_and_signed_status_callbacks(data_dir):
         status, _, _ = server.request("POST", "/v1/webhooks/twilio/status", raw=body, headers=dict(headers, **{"X-Twilio-Signature": "forged"}))
         assert status == 403
         good = twilio_signature("twilio-token", callback, fields)
+        assert wait_for_delivery(server, first["id"], "sent")["gateway"] == "twilio"
         status, _, _ = server.request("POST", "/v1/webhooks/twilio/status", raw=body, headers=dict(headers, **{"X-Twilio-Signature": good}))
         assert status == 204
         _, _, seen = server.request("GET", "/v1/verifications/" + first["id"])
