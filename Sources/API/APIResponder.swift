@@ -27,6 +27,8 @@ public struct APIDependencies: Sendable {
     /// Delivery receipts from vendors; callback routes exist only when set.
     public var receipts: DeliveryReceipts?
     public var callbackAuth = CallbackAuthenticators(publicURL: "")
+    /// RFC 7662 introspection of credentials (admin API key); no route when nil.
+    public var introspection: CredentialIntrospector?
     /// The Twilio Verify v2-compatible API (`/v2/…`); off (no routes) when nil.
     public var twilioCompat: TwilioCompatDependencies?
 
@@ -64,7 +66,11 @@ public struct APIResponder: HTTPResponder {
     public init(_ dependencies: APIDependencies) {
         var router = Router()
         VerificationRoutes(service: dependencies.service, clock: dependencies.clock).register(in: &router)
-        DiscoveryRoutes(keys: dependencies.keys, issuer: dependencies.issuer).register(in: &router)
+        DiscoveryRoutes(keys: dependencies.keys, issuer: dependencies.issuer, introspection: dependencies.introspection != nil)
+            .register(in: &router)
+        if let introspector = dependencies.introspection {
+            IntrospectionRoutes(introspector: introspector, authorize: dependencies.authorizeAdmin).register(in: &router)
+        }
         HealthRoutes(readiness: dependencies.readiness).register(in: &router)
         if let fraudAdmin = dependencies.fraudAdmin {
             AdminRoutes(fraud: fraudAdmin, mfa: dependencies.mfa, authorize: dependencies.authorizeAdmin).register(in: &router)

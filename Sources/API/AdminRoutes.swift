@@ -54,6 +54,11 @@ struct AdminRoutes: Sendable {
 
     /// 401 unless the request carries a configured admin API key.
     func requireAdmin(_ request: HTTPRequest) throws {
+        try Self.requireAdmin(request, authorize: authorize)
+    }
+
+    /// 401 unless the request carries a key `authorize` accepts.
+    static func requireAdmin(_ request: HTTPRequest, authorize: (String) -> Bool) throws {
         guard let header = request.headers["Authorization"], header.count > 7, header.prefix(7).lowercased() == "bearer ",
             authorize(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
         else {

@@ -5,26 +5,33 @@ import VerifyCore
 struct DiscoveryRoutes: Sendable {
     let keys: any KeyRing
     let issuer: String
+    /// Whether `POST /v1/credentials/introspect` exists (advertised as `introspection_endpoint`).
+    var introspection = false
 
     func register(in router: inout Router) {
         let keys = self.keys
         let issuer = self.issuer
+        let introspection = self.introspection
         router.add("GET", "/.well-known/jwks.json") { _, _ in
             JSONResponse.make(200, ["keys": .array(keys.publicJWKs())], headers: ["Cache-Control": "public, max-age=300"])
         }
         router.add("GET", "/.well-known/openid-configuration") { _, _ in
             let algorithms = Set(keys.publicJWKs().compactMap { $0["alg"]?.stringValue }).sorted()
-            let document: JSONValue = [
-                "issuer": .string(issuer),
-                "jwks_uri": .string(issuer + "/.well-known/jwks.json"),
-                "id_token_signing_alg_values_supported": .array(algorithms.map { .string($0) }),
-                "token_endpoint_auth_methods_supported": ["none"],
-                "subject_types_supported": ["public"],
-                "claims_supported": [
+            var members: [JSONMember] = [
+                JSONMember("issuer", .string(issuer)),
+                JSONMember("jwks_uri", .string(issuer + "/.well-known/jwks.json")),
+                JSONMember("id_token_signing_alg_values_supported", .array(algorithms.map { .string($0) })),
+                JSONMember("token_endpoint_auth_methods_supported", ["none"]),
+                JSONMember("subject_types_supported", ["public"]),
+                JSONMember("claims_supported", [
                     "iss", "aud", "sub", "iat", "nbf", "exp", "jti", "auth_time", "phone_number",
                     "phone_number_verified", "amr", "acr", "sid", "vid",
-                ],
+                ]),
             ]
+            if introspection {
+                members.insert(JSONMember("introspection_endpoint", .string(issuer + IntrospectionRoutes.path)), at: 2)
+            }
+            let document = JSONValue.object(members)
             return JSONResponse.make(200, document, headers: ["Cache-Control": "public, max-age=300"])
         }
     }

@@ -3245,6 +3245,74 @@ public enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/credentials/introspect": {
+      "post": {
+        "operationId": "introspectCredential",
+        "summary": "Check and redeem a credential (RFC 7662 token introspection)",
+        "tags": [
+          "discovery"
+        ],
+        "description": "For the main auth server, with an admin API key. The first introspection of a valid credential (signed by a published key, this issuer and audience, not expired, `nbf`/`iat` not in the future, with up to 5 s of clock skew) answers `active: true` with the credential's claims and redeems it: every later introspection of it, on any replica, answers `{\"active\": false}`. An invalid, expired or already redeemed credential answers `{\"active\": false}` and nothing more. The body is an RFC 7662 form (`token`, optional `token_type_hint`, ignored); a JSON body `{\"token\": …}` is accepted too.",
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "$ref": "#/components/schemas/IntrospectionRequest"
+              }
+            },
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/IntrospectionRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Whether the credential was active (and is now redeemed).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/IntrospectionResponse"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/InvalidRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -4209,6 +4277,10 @@ public enum OpenAPIDocument {
           "jwks_uri": {
             "type": "string"
           },
+          "introspection_endpoint": {
+            "type": "string",
+            "description": "`POST /v1/credentials/introspect` (RFC 7662, admin API key)."
+          },
           "id_token_signing_alg_values_supported": {
             "type": "array",
             "items": {
@@ -4559,6 +4631,81 @@ public enum OpenAPIDocument {
             "type": "string"
           },
           "client-ref": {
+            "type": "string"
+          }
+        }
+      },
+      "IntrospectionRequest": {
+        "type": "object",
+        "required": [
+          "token"
+        ],
+        "properties": {
+          "token": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 8192,
+            "description": "The credential (compact JWS)."
+          },
+          "token_type_hint": {
+            "type": "string",
+            "description": "Ignored: there is one kind of token."
+          }
+        }
+      },
+      "IntrospectionResponse": {
+        "type": "object",
+        "required": [
+          "active"
+        ],
+        "description": "`active` plus, when true, every claim of the credential (see `claims_supported` in the discovery document).",
+        "properties": {
+          "active": {
+            "type": "boolean"
+          },
+          "iss": {
+            "type": "string"
+          },
+          "aud": {
+            "type": "string"
+          },
+          "sub": {
+            "type": "string"
+          },
+          "iat": {
+            "type": "integer"
+          },
+          "nbf": {
+            "type": "integer"
+          },
+          "exp": {
+            "type": "integer"
+          },
+          "jti": {
+            "type": "string"
+          },
+          "auth_time": {
+            "type": "integer"
+          },
+          "phone_number": {
+            "type": "string"
+          },
+          "phone_number_verified": {
+            "type": "boolean"
+          },
+          "amr": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "acr": {
+            "type": "string"
+          },
+          "sid": {
+            "type": "string"
+          },
+          "vid": {
             "type": "string"
           }
         }

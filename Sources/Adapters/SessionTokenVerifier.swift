@@ -83,8 +83,8 @@ public struct SessionTokenConfigurationError: Error, Sendable, Equatable, Custom
 /// token). Thread-safe; `verify` may block on a JWKS fetch (bounded by short timeouts), so call
 /// it from HTTP worker threads.
 ///
-/// `@unchecked Sendable`: every stored property is immutable except `ownSnapshot`, which is only
-/// touched under `ownLock`; the JWKS cache does its own locking.
+/// `@unchecked Sendable`: every stored property is immutable; the JWKS cache and the own key set
+/// do their own locking.
 public final class SessionTokenVerifier: SessionVerifier, @unchecked Sendable {
     private let configuration: AuthCoreConfiguration
     private let own: OwnCredentials?
@@ -92,9 +92,8 @@ public final class SessionTokenVerifier: SessionVerifier, @unchecked Sendable {
     private let hmacKey: [UInt8]?
     private let jwks: JWKSCache?
 
-    /// The own JWK set last seen and its parsed keys.
-    private let ownLock = NSLock()
-    private var ownSnapshot: (jwks: [[String: String]], keys: [JWKSKey])?
+    /// The own JWK set, parsed once per rotation.
+    private let ownKeys: OwnKeySet?
 
     /// Shortest accepted HS256 secret, in bytes (RFC 7518 §3.2: at least the hash size).
     public static let minimumSecretBytes = 32
@@ -112,6 +111,7 @@ public final class SessionTokenVerifier: SessionVerifier, @unchecked Sendable {
         try Self.validate(configuration, own: own)
         self.configuration = configuration
         self.own = own
+        self.ownKeys = own.map { OwnKeySet(jwks: $0.jwks) }
         self.clock = clock
         self.hmacKey = configuration.hs256Secret.map { Array($0.utf8) }
         if configuration.jwksURL != nil || configuration.jwksFile != nil {
@@ -167,28 +167,8 @@ public final class SessionTokenVerifier: SessionVerifier, @unchecked Sendable {
             }
             return
         }
-        let keys = stepUp ? ownKeys().filter { $0.keyID == parts.keyID } : (jwks?.keys(keyID: parts.keyID) ?? [])
-        guard !keys.isEmpty else { throw JWTFailure.reject("unknown token signing key") }
-        let usable = keys.filter { $0.matches(keyID: parts.keyID, algorithm: algorithm) }
-        guard !usable.isEmpty else { throw JWTFailure.reject("token algorithm does not match the key") }
-        guard usable.contains(where: { $0.key.verify(signature: parts.signature, message: parts.signingInput) })
-        else { throw JWTFailure.reject("invalid token signature") }
-    }
-
-    private func ownKeys() -> [JWKSKey] {
-        guard let own else { return [] }
-        let current = own.jwks()
-        ownLock.lock()
-        if let snapshot = ownSnapshot, snapshot.jwks == current {
-            ownLock.unlock()
-            return snapshot.keys
-        }
-        ownLock.unlock()
-        let keys = JWKSDocument.keys(from: current)
-        ownLock.lock()
-        ownSnapshot = (current, keys)
-        ownLock.unlock()
-        return keys
+        let keys = stepUp ? (ownKeys?.keys() ?? []) : (jwks?.keys(keyID: parts.keyID) ?? [])
+        try keys.checkSignature(of: parts, algorithm: algorithm)
     }
 
     // MARK: - Configuration

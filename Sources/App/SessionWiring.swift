@@ -9,13 +9,7 @@ import VerifyCore
 enum SessionWiring {
     static func verifier(_ c: Configuration, issuer: String, keys: any KeyRing, clock: any Clock, logger: Logger) throws -> (any SessionVerifier)? {
         guard c.authCore.isConfigured else { return nil }
-        let own = OwnCredentials(issuer: issuer, audience: c.audience) {
-            keys.publicJWKs().map { jwk in
-                var fields: [String: String] = [:]
-                if case .object(let members) = jwk { for m in members { fields[m.key] = m.value.stringValue } }
-                return fields
-            }
-        }
+        let own = ownCredentials(issuer: issuer, audience: c.audience, keys: keys)
         var configuration = AuthCoreConfiguration()
         configuration.jwksURL = c.authCore.jwksURL
         configuration.jwksFile = c.authCore.jwksFile
@@ -28,5 +22,23 @@ enum SessionWiring {
         let http = HTTPClient(configuration: HTTPClientConfiguration(
             allowedSchemes: c.mode == .production ? ["https"] : ["https", "http"]))
         return try SessionTokenVerifier(configuration: configuration, own: own, clock: clock, http: http)
+    }
+
+    /// PhoneVerify's own credentials: its issuer, audience and every key it still publishes.
+    static func ownCredentials(issuer: String, audience: String, keys: any KeyRing) -> OwnCredentials {
+        OwnCredentials(issuer: issuer, audience: audience) {
+            keys.publicJWKs().map { jwk in
+                var fields: [String: String] = [:]
+                if case .object(let members) = jwk { for m in members { fields[m.key] = m.value.stringValue } }
+                return fields
+            }
+        }
+    }
+
+    /// Introspection with one-time redemption, when the store can record redemptions.
+    static func introspector(issuer: String, audience: String, keys: any KeyRing, store: Any, clock: any Clock) -> CredentialIntrospector? {
+        guard let redemptions = store as? any CredentialRedemptionStore else { return nil }
+        let verifier = OwnCredentialVerifier(own: ownCredentials(issuer: issuer, audience: audience, keys: keys), clock: clock)
+        return CredentialIntrospector(verifier: verifier, redemptions: redemptions)
     }
 }

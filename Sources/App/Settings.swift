@@ -47,7 +47,7 @@ public enum Settings {
         Setting("PHONE_VERIFY_TEST_NUMBERS", "(none)", "fixed-code test numbers, +E164:CODE,… (no SMS, no send limits; check limits apply)"),
         Setting("PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT", "(none)", "RFC 3339 instant after which test numbers are refused; required in production when test numbers are set"),
         Setting("PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS", "(none: /v2 endpoints off)", "Twilio Verify v2-compatible API (/v2/Services…) credentials for HTTP Basic auth: ACxxx:auth_token and SKxxx:secret@ACxxx pairs, comma-separated (docs/TWILIO_COMPAT.md)", secret: true),
-        Setting("PHONE_VERIFY_ADMIN_API_KEYS", "(none)", "comma-separated server-to-server keys for /v1/admin/… (Authorization: Bearer KEY)", secret: true),
+        Setting("PHONE_VERIFY_ADMIN_API_KEYS", "(none)", "comma-separated server-to-server keys for /v1/admin/… and /v1/credentials/introspect (Authorization: Bearer KEY)", secret: true),
         Setting("PHONE_VERIFY_GATEWAYS", "console", "ordered failover list of SMS gateways: console, twilio, vonage, webhook"),
         Setting("PHONE_VERIFY_PUBLIC_URL", "the issuer", "public base URL vendors call back (status callbacks, delivery receipts)"),
         Setting("PHONE_VERIFY_TWILIO_BASE_URL", "https://api.twilio.com", "Twilio API base URL (point it at a sandbox or a local fake)"),
@@ -84,7 +84,7 @@ public enum Settings {
         Setting("PHONE_VERIFY_HTTP_THREADS", "64", "HTTP worker threads (each waits while its request's transaction commits: size for requests in flight, not cores)"),
         Setting("PHONE_VERIFY_MAX_CONNECTIONS", "4096", "concurrent connections accepted"),
         Setting("PHONE_VERIFY_LOG_LEVEL", "info", "debug, info, warning or error"),
-        Setting("PHONE_VERIFY_RETENTION", "86400", "seconds ended verifications and sent messages are kept before purging"),
+        Setting("PHONE_VERIFY_RETENTION", "86400", "seconds ended verifications, sent messages, unmatched delivery receipts and expired redeemed credentials are kept before purging"),
     ]
 
     public static func named(_ name: String) -> Setting? { all.first { $0.name == name } }

@@ -152,6 +152,14 @@ enum PostgresSchema {
                 received_at BIGINT NOT NULL,
                 PRIMARY KEY (gateway, provider_message_id)
             );
+            CREATE INDEX early_receipts_received_at ON early_receipts (received_at);
+            """),
+        PostgresMigration(version: 8, name: "redeemed credentials (introspection)", sql: """
+            CREATE TABLE redeemed_credentials (
+                jti TEXT PRIMARY KEY,
+                expires_at BIGINT NOT NULL
+            );
+            CREATE INDEX redeemed_credentials_expires_at ON redeemed_credentials (expires_at);
             """),
     ]
 

@@ -68,3 +68,20 @@ extension PostgresStore {
         }
     }
 }
+
+/// One-time redemption of credentials, shared by every replica.
+extension PostgresStore: CredentialRedemptionStore {
+    public func redeem(jti: String, expiresAt: Date) throws -> Bool {
+        // Not retried after a lost connection: the insert may have committed, and a retry would
+        // then call a first redemption a replay.
+        try retrying(connectionFailures: false) {
+            try pool.withConnection { connection in
+                try trip {
+                    try connection.run(
+                        "INSERT INTO redeemed_credentials (jti, expires_at) VALUES ($1, $2) ON CONFLICT (jti) DO NOTHING",
+                        [.text(jti), PostgresRows.millis(expiresAt)])
+                } == 1
+            }
+        }
+    }
+}

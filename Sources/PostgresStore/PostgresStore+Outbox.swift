@@ -87,32 +87,32 @@ extension PostgresStore {
     }
 
     public func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
-        let params: [PostgresValue] = [.text(status.rawValue), PostgresRows.text(error), PostgresRows.millis(at), .text(providerMessageID), .text(gateway)]
-        let statements: [(sql: String, params: [PostgresValue])] = [
-            ("SELECT 1 AS found FROM outbox WHERE provider_message_id = $1 AND gateway = $2 LIMIT 1", [.text(providerMessageID), .text(gateway)]),
-            (
-                """
+        // One statement, so one snapshot decides between applying and holding: with separate
+        // statements a send committing in between would leave the receipt neither applied nor held.
+        let sql = """
+            WITH known AS (SELECT 1 FROM outbox WHERE provider_message_id = $4 AND gateway = $5 LIMIT 1),
+            applied AS (
                 UPDATE outbox SET status = $1, last_error = COALESCE($2, last_error), updated_at = $3
                 WHERE provider_message_id = $4 AND gateway = $5 AND status NOT IN ('delivered', 'undelivered')
                   AND NOT ($1 = 'sent' AND status = 'failed')
-                """, params
+                RETURNING 1
             ),
-            // The vendor called back before the send's result was recorded: held until it is.
-            (
-                """
+            held AS (
                 INSERT INTO early_receipts (status, last_error, received_at, provider_message_id, gateway)
-                SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM outbox WHERE provider_message_id = $4 AND gateway = $5)
+                SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM known)
                 ON CONFLICT (gateway, provider_message_id) DO UPDATE SET
                     status = EXCLUDED.status, last_error = COALESCE(EXCLUDED.last_error, early_receipts.last_error),
                     received_at = EXCLUDED.received_at
                 WHERE early_receipts.status NOT IN ('delivered', 'undelivered')
                   AND NOT (EXCLUDED.status = 'sent' AND early_receipts.status = 'failed')
-                """, params
-            ),
-        ]
+                RETURNING 1
+            )
+            SELECT EXISTS (SELECT 1 FROM known) AS found
+            """
+        let params: [PostgresValue] = [.text(status.rawValue), PostgresRows.text(error), PostgresRows.millis(at), .text(providerMessageID), .text(gateway)]
         return try retrying(connectionFailures: true) {
             try pool.withConnection { connection in
-                !(try trip { try connection.pipeline(statements) })[0].isEmpty
+                try trip { try connection.queryFirst(sql, params) }?.bool("found") == true
             }
         }
     }
@@ -124,12 +124,12 @@ extension PostgresStore {
         WITH taken AS (
             DELETE FROM early_receipts r USING outbox o
             WHERE o.gateway = r.gateway AND o.provider_message_id = r.provider_message_id AND \(condition)
-            RETURNING r.gateway, r.provider_message_id, r.status, r.last_error, r.received_at
+            RETURNING o.id AS message_id, r.status, r.last_error, r.received_at
         )
         UPDATE outbox o SET status = t.status, last_error = COALESCE(t.last_error, o.last_error),
             updated_at = GREATEST(o.updated_at, t.received_at)
         FROM taken t
-        WHERE o.gateway = t.gateway AND o.provider_message_id = t.provider_message_id
+        WHERE o.id = t.message_id
           AND o.status NOT IN ('delivered', 'undelivered') AND NOT (t.status = 'sent' AND o.status = 'failed')
         """
     }
@@ -180,6 +180,7 @@ extension PostgresStore {
                             // those for messages never recorded as sent here (neither counted).
                             (Self.applyEarlyReceipts(where: "TRUE"), []),
                             ("DELETE FROM early_receipts WHERE received_at < $1", [c]),
+                            ("DELETE FROM redeemed_credentials WHERE expires_at < $1", [c]),
                             ("COMMIT", []),
                         ])
                     }

@@ -133,6 +133,14 @@ enum SQLiteSchema {
                 received_at INTEGER NOT NULL,
                 PRIMARY KEY (gateway, provider_message_id)
             ) WITHOUT ROWID;
+            CREATE INDEX early_receipts_received_at ON early_receipts (received_at);
+            """),
+        Migration(version: 8, name: "redeemed credentials (introspection)", sql: """
+            CREATE TABLE redeemed_credentials (
+                jti TEXT PRIMARY KEY,
+                expires_at INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX redeemed_credentials_expires_at ON redeemed_credentials (expires_at);
             """),
     ]
 }

@@ -5,7 +5,7 @@ import VerifyCore
 
 /// The embedded store: one SQLite file in WAL mode, one writer thread that batches the writes
 /// of concurrent requests into one transaction (group commit), and a pool of readers.
-public final class SQLiteStore: VerificationStore, OutboxStore, @unchecked Sendable {
+public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemptionStore, @unchecked Sendable {
     let database: Database
 
     /// Opens (creating if needed) the database at `path` and applies pending migrations.
@@ -147,7 +147,14 @@ public final class SQLiteStore: VerificationStore, OutboxStore, @unchecked Senda
             removed += try db.run("DELETE FROM fraud_counts WHERE bucket < ?", [c])
             // Receipts for messages never recorded as sent here (not counted, like the links above).
             _ = try db.run("DELETE FROM early_receipts WHERE received_at < ?", [c])
+            _ = try db.run("DELETE FROM redeemed_credentials WHERE expires_at < ?", [c])
             return removed
+        }
+    }
+
+    public func redeem(jti: String, expiresAt: Date) throws -> Bool {
+        try database.write { db in
+            try db.run("INSERT OR IGNORE INTO redeemed_credentials (jti, expires_at) VALUES (?, ?)", [.text(jti), SQLiteRows.millis(expiresAt)]) == 1
         }
     }
 

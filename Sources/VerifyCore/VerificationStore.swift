@@ -129,7 +129,8 @@ public protocol OutboxStore: Sendable {
     /// overwritten by earlier ones (a late "sent" never replaces "delivered"). When no message of
     /// that gateway has that provider id yet (the vendor called back before the send's result was
     /// recorded), the receipt is held, `complete` applies it once the send is recorded, and this
-    /// returns false; receipts never matched are purged like ended messages.
+    /// returns false (false means held, true applied); receipts never matched are purged like
+    /// ended messages.
     func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool
     /// Number of queued messages and the oldest one's creation time.
     func queueDepth() throws -> (count: Int, oldest: Date?)

@@ -3,13 +3,15 @@ import VerifyCore
 
 /// An in-memory store for domain unit tests: writes are serialised and atomic (a body that
 /// throws leaves nothing behind), like the real stores.
-public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sendable {
+public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRedemptionStore, @unchecked Sendable {
     struct State {
         var verifications: [String: Verification] = [:]
         var messages: [OutboxMessage] = []
         var leases: [String: (owner: String, until: Date)] = [:]
         /// Receipts whose message is not recorded as sent yet, by "gateway|provider id".
         var earlyReceipts: [String: (status: DeliveryStatus, error: String?, at: Date)] = [:]
+        /// Redeemed credentials' `jti` → expiry.
+        var redeemed: [String: Date] = [:]
         var idempotency: [String: IdempotencyRecord] = [:]
         var limits: [String: [Int64]] = [:]
         var fraud: [String: [Date: (sent: Int, approved: Int)]] = [:]
@@ -208,6 +210,15 @@ public final class InMemoryStore: VerificationStore, OutboxStore, @unchecked Sen
         state.compatLinks.removeAll { $0.createdAt < cutoff && kept[$0.verificationID] == nil }
         state.messages.removeAll { $0.expiresAt < cutoff && $0.status != .queued }
         state.earlyReceipts = state.earlyReceipts.filter { $0.value.at >= cutoff }
+        state.redeemed = state.redeemed.filter { $0.value >= cutoff }
         return before - state.verifications.count - state.messages.count
+    }
+
+    public func redeem(jti: String, expiresAt: Date) throws -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard state.redeemed[jti] == nil else { return false }
+        state.redeemed[jti] = expiresAt
+        return true
     }
 }

@@ -28,6 +28,7 @@ struct APITestHarness {
             verifications: t.service, store: t.store, clock: t.clock, random: t.random,
             issuer: CredentialIssuer(issuer: "http://issuer.test", audience: "main-auth", keys: FakeSigner(), random: t.random))
         dependencies.sessions = TokenTable(clock: t.clock)
+        dependencies.introspection = CredentialIntrospector(verifier: FakeCredentialVerifier(clock: t.clock), redemptions: t.store)
         api = APIResponder(dependencies)
     }
 
@@ -40,13 +41,14 @@ struct APITestHarness {
 
     @discardableResult
     func call(
-        _ method: String, _ path: String, json: String? = nil, headers: [(String, String)] = [],
+        _ method: String, _ path: String, json: String? = nil, form: String? = nil, headers: [(String, String)] = [],
         query: [String: String] = [:], peer: String = "127.0.0.1"
     ) -> Reply {
         var h = HTTPHeaders(headers)
         if json != nil && !h.contains("Content-Type") { h.add("Content-Type", "application/json") }
+        if form != nil && !h.contains("Content-Type") { h.add("Content-Type", "application/x-www-form-urlencoded") }
         let response = api.respond(to: HTTPRequest(
-            method: method, path: path, query: query, headers: h, body: Array((json ?? "").utf8), remoteAddress: peer))
+            method: method, path: path, query: query, headers: h, body: Array((json ?? form ?? "").utf8), remoteAddress: peer))
         let body = response.bodyBytes
         let parsed = body.isEmpty ? JSONValue.null : ((try? JSONValue.parse(body)) ?? .string(String(decoding: body, as: UTF8.self)))
         return Reply(status: response.status, headers: response.headers, json: parsed)

@@ -19,7 +19,7 @@ struct MigrationAndPurgeTests {
         let connection = try TestDatabase.connect(schema: schema)
         let versions = try connection.query("SELECT version FROM schema_migrations ORDER BY version").compactMap { $0.int("version") }
         #expect(versions == (1...Int64(PostgresStore.latestSchemaVersion)).map { $0 })
-        #expect(PostgresStore.latestSchemaVersion == 7)
+        #expect(PostgresStore.latestSchemaVersion == 8)
         // Opening again applies nothing.
         _ = try TestDatabase.store(schema: schema, poolSize: 1)
         #expect(try connection.queryFirst("SELECT COUNT(*) AS n FROM schema_migrations")?.int("n") == Int64(PostgresStore.latestSchemaVersion))
@@ -75,8 +75,8 @@ struct MigrationAndPurgeTests {
         #expect(try store.read { try $0.verification(id: "ver_old") } == nil)
     }
 
-    /// A receipt held while its message's send committed concurrently (the holder saw no provider
-    /// id, the send saw no held receipt) is what that race leaves behind: the next purge applies it.
+    /// A receipt held while its message's send commits concurrently (the receipt saw no provider id,
+    /// the send's transaction saw no held receipt): the next purge applies it.
     @Test func purgeAppliesAReceiptHeldDuringTheSendsCommit() throws {
         let schema = TestDatabase.freshSchema()
         let store = try TestDatabase.store(schema: schema)
@@ -90,13 +90,12 @@ struct MigrationAndPurgeTests {
                 id: "msg_race", verificationID: "ver_race", to: "+15555550301", purpose: .signIn, sealedPayload: [1],
                 createdAt: t0, updatedAt: t0, nextAttemptAt: t0, expiresAt: t0.addingTimeInterval(600)))
         }
-        _ = try store.claimDue(limit: 1, now: t0, leaseUntil: t0.addingTimeInterval(60), owner: "A")
-        try store.complete([OutboxOutcome(
-            messageID: "msg_race", status: .sent, gateway: "twilio", providerMessageID: "SM-race", lastError: nil,
-            nextAttemptAt: nil, attempts: 1, at: t0)], owner: "A")
+        // The send's transaction has recorded the provider id but not committed when the receipt arrives.
         let other = try TestDatabase.connect(schema: schema)
-        let at = Int64((t0.timeIntervalSince1970 + 1) * 1000)
-        try other.execute("INSERT INTO early_receipts VALUES ('twilio', 'SM-race', 'delivered', NULL, \(at))")
+        try other.execute("BEGIN")
+        try other.execute("UPDATE outbox SET status = 'sent', gateway = 'twilio', provider_message_id = 'SM-race' WHERE id = 'msg_race'")
+        #expect(try store.recordReceipt(gateway: "twilio", providerMessageID: "SM-race", status: .delivered, error: nil, at: t0.addingTimeInterval(1)) == false)
+        try other.execute("COMMIT")
         #expect(try store.read { try $0.latestMessage(verificationID: "ver_race") }?.status == .sent)
         _ = try store.purge(endedBefore: t0.addingTimeInterval(-3600))
         #expect(try store.read { try $0.latestMessage(verificationID: "ver_race") }?.status == .delivered)

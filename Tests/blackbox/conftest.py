@@ -39,8 +39,12 @@ class Server:
                         self.base = m.group(1)
                         ready.set()
 
-        threading.Thread(target=pump, args=(self.proc.stdout, self.stdout_lines, True), daemon=True).start()
-        threading.Thread(target=pump, args=(self.proc.stderr, self.stderr_lines, False), daemon=True).start()
+        self.pumps = [
+            threading.Thread(target=pump, args=(self.proc.stdout, self.stdout_lines, True), daemon=True),
+            threading.Thread(target=pump, args=(self.proc.stderr, self.stderr_lines, False), daemon=True),
+        ]
+        for thread in self.pumps:
+            thread.start()
         if not ready.wait(timeout):
             self.stop()
             raise RuntimeError("server did not start: " + "\n".join(self.stderr_lines[-20:]))
@@ -54,7 +58,22 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
+        self.join_output()
         return self.proc.returncode if self.proc else None
+
+    def join_output(self, timeout=5):
+        """After the process ended: waits until every line it wrote is in stdout_lines/stderr_lines."""
+        for thread in getattr(self, "pumps", []):
+            thread.join(timeout)
+
+    def wait_for_line(self, lines, predicate, timeout=5):
+        """The first of `lines` (stdout_lines or stderr_lines) matching `predicate`, waiting for it."""
+        deadline = time.time() + timeout
+        while True:
+            found = [line for line in list(lines) if predicate(line)]
+            if found or time.time() > deadline:
+                return found
+            time.sleep(0.02)
 
     def request(self, method, path, body=None, headers=None, raw=None):
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)

@@ -57,6 +57,8 @@ def test_credential_verifies_with_pyjwt_through_discovery_only(server):
 def test_console_sink_prints_one_plain_line_and_logs_hide_phone_and_code(server):
     body, code = start_and_read_code(server)
     server.request("POST", f"/v1/verifications/{body['id']}/check", {"code": code})
+    sms_lines = server.wait_for_line(server.stdout_lines, lambda line: line.startswith("SMS to "))
+    time.sleep(0.2)  # a second line, if there were one, would be printed by now
     sms_lines = [line for line in server.stdout_lines if line.startswith("SMS to ")]
     assert len(sms_lines) == 1
     assert sms_lines[0].startswith("SMS to +1 415-555-2671 (" + body["id"] + ", sign_in): code " + code + ", expires ")

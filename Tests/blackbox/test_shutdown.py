@@ -70,6 +70,7 @@ def test_sigterm_under_load(data_dir):
     assert vendor.wait_for(1)
     server.proc.send_signal(signal.SIGTERM)
     code = server.proc.wait(30)
+    server.join_output()
     stop.set()
     for t in threads:
         t.join(10)
