@@ -150,7 +150,7 @@ def test_bad_tokens_and_key_rotation_at_the_auth_server(data_dir):
             assert headers["WWW-Authenticate"] == 'Bearer error="invalid_token"', name
         # The auth server rotates its key: tokens with the new kid verify after one refetch.
         auth.rotate("key-2")
-        time.sleep(1.1)
+        time.sleep(1.5)  # past PHONE_VERIFY_AUTH_CORE_JWKS_MIN_REFRESH (1 s) since the last refetch, with margin
         rotated = auth.token("user-carol")
         assert server.request("GET", "/v1/mfa/factors", headers=bearer(rotated))[0] == 200
     finally:
