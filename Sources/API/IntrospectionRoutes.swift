@@ -36,7 +36,12 @@ struct IntrospectionRoutes: Sendable {
         if type.hasPrefix("application/json") {
             token = try RequestBody(request).string("token", maxLength: maxTokenBytes)
         } else if type.hasPrefix("application/x-www-form-urlencoded") {
-            guard let value = FormBody.fields(request.body).first(where: { $0.0 == "token" })?.1 else { throw missing }
+            let values = FormBody.fields(request.body).filter { $0.0 == "token" }
+            guard values.count <= 1 else {
+                // RFC 6749 §3.1 (which RFC 7662 builds on): a parameter must not be sent twice.
+                throw VerifyError(.invalidRequest, "token must be sent once", details: ["field": "token"])
+            }
+            guard let value = values.first?.1 else { throw missing }
             token = value
         } else {
             throw VerifyError(

@@ -3253,7 +3253,7 @@ public enum OpenAPIDocument {
         "tags": [
           "discovery"
         ],
-        "description": "For the main auth server, with an admin API key. The first introspection of a valid credential (signed by a published key, this issuer and audience, not expired, `nbf`/`iat` not in the future, with up to 5 s of clock skew) answers `active: true` with the credential's claims and redeems it: every later introspection of it, on any replica, answers `{\"active\": false}`. An invalid, expired or already redeemed credential answers `{\"active\": false}` and nothing more. The body is an RFC 7662 form (`token`, optional `token_type_hint`, ignored); a JSON body `{\"token\": …}` is accepted too.",
+        "description": "For the main auth server, with an admin API key; exists only when `PHONE_VERIFY_ADMIN_API_KEYS` is set. The first introspection of a valid credential (signed by a published key, this issuer and audience, not expired, `nbf`/`iat` not in the future, with up to 5 s of clock skew) answers `active: true` with the credential's claims and redeems it: every later introspection of it, on any replica, answers `{\"active\": false}`. An invalid, expired or already redeemed credential answers `{\"active\": false}` and nothing more. The body is an RFC 7662 form (`token`, optional `token_type_hint`, ignored); a JSON body `{\"token\": …}` is accepted too.",
         "security": [
           {
             "adminKey": []
@@ -3298,6 +3298,40 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthenticated"
+          },
+          "404": {
+            "description": "No admin API key is configured (`PHONE_VERIFY_ADMIN_API_KEYS`): the endpoint does not exist and discovery does not advertise it.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "not_found"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"

@@ -18,7 +18,7 @@ public struct OwnCredentialVerifier: CredentialVerifier {
 
     public init(own: OwnCredentials, clock: any Clock) {
         self.own = own
-        self.keys = OwnKeySet(jwks: own.jwks)
+        self.keys = OwnKeySet(jwks: own.jwks, refresh: own.refresh)
         self.clock = clock
     }
 
@@ -33,7 +33,7 @@ public struct OwnCredentialVerifier: CredentialVerifier {
         }
         // JWTClaims checked that `exp` is present and a NumericDate.
         guard let exp = parts.claims["exp"].flatMap(JWTClaims.numericDate) else { throw JWTFailure.reject("token has no expiry") }
-        try keys.keys().checkSignature(of: parts, algorithm: algorithm)
+        try keys.keys(keyID: parts.keyID).checkSignature(of: parts, algorithm: algorithm)
         return VerifiedCredential(jti: jti, expiresAt: Date(timeIntervalSince1970: exp), claims: parts.claims)
     }
 }

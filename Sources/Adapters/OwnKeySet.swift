@@ -8,11 +8,22 @@ import VerifyCore
 /// `@unchecked Sendable`: `snapshot` is only touched under `lock`.
 final class OwnKeySet: @unchecked Sendable {
     private let jwks: @Sendable () -> [[String: String]]
+    private let refresh: @Sendable () -> Void
     private let lock = NSLock()
     private var snapshot: (jwks: [[String: String]], keys: [JWKSKey])?
 
-    init(jwks: @escaping @Sendable () -> [[String: String]]) {
+    init(jwks: @escaping @Sendable () -> [[String: String]], refresh: @escaping @Sendable () -> Void = {}) {
         self.jwks = jwks
+        self.refresh = refresh
+    }
+
+    /// The published keys named `keyID`; when there are none, after asking for a refresh (a key
+    /// another replica has just activated is not published here until the key ring rereads).
+    func keys(keyID: String?) -> [JWKSKey] {
+        let named = keys().filter { $0.keyID == keyID }
+        guard named.isEmpty else { return named }
+        refresh()
+        return keys().filter { $0.keyID == keyID }
     }
 
     /// The keys of the set published now.

@@ -51,10 +51,17 @@ public struct OwnCredentials: Sendable {
     public var audience: String
     /// Public JWKs (with `kid`; `alg` and `use` are honoured) of every key that still verifies.
     public var jwks: @Sendable () -> [[String: String]]
+    /// Called when a credential names a key `jwks` does not have (another replica may have just
+    /// rotated): should reread the published keys, rate-limited.
+    public var refresh: @Sendable () -> Void
 
-    public init(issuer: String, audience: String, jwks: @escaping @Sendable () -> [[String: String]]) {
+    public init(
+        issuer: String, audience: String, refresh: @escaping @Sendable () -> Void = {},
+        jwks: @escaping @Sendable () -> [[String: String]]
+    ) {
         self.issuer = issuer
         self.audience = audience
+        self.refresh = refresh
         self.jwks = jwks
     }
 }
@@ -111,7 +118,7 @@ public final class SessionTokenVerifier: SessionVerifier, @unchecked Sendable {
         try Self.validate(configuration, own: own)
         self.configuration = configuration
         self.own = own
-        self.ownKeys = own.map { OwnKeySet(jwks: $0.jwks) }
+        self.ownKeys = own.map { OwnKeySet(jwks: $0.jwks, refresh: $0.refresh) }
         self.clock = clock
         self.hmacKey = configuration.hs256Secret.map { Array($0.utf8) }
         if configuration.jwksURL != nil || configuration.jwksFile != nil {
@@ -167,7 +174,7 @@ public final class SessionTokenVerifier: SessionVerifier, @unchecked Sendable {
             }
             return
         }
-        let keys = stepUp ? (ownKeys?.keys() ?? []) : (jwks?.keys(keyID: parts.keyID) ?? [])
+        let keys = stepUp ? (ownKeys?.keys(keyID: parts.keyID) ?? []) : (jwks?.keys(keyID: parts.keyID) ?? [])
         try keys.checkSignature(of: parts, algorithm: algorithm)
     }
 

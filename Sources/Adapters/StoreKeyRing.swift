@@ -17,6 +17,9 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
     private var signer: JWTSigner
     private var published: [JSONValue] = []
     private var refreshedAt = Date.distantPast
+    /// When an unknown key last forced a refresh (at most one a second, whatever tokens arrive).
+    private var forcedAt = Date.distantPast
+    static let forcedRefreshInterval: TimeInterval = 1
 
     public init(
         active: JWTSigner, store: any SigningKeyStore, clock: any Clock, refreshInterval: TimeInterval = 30,
@@ -43,6 +46,15 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return published
+    }
+
+    public func refreshForUnknownKey() {
+        let now = clock.now()
+        lock.lock()
+        let allowed = now.timeIntervalSince(forcedAt) >= Self.forcedRefreshInterval
+        if allowed { forcedAt = now }
+        lock.unlock()
+        if allowed { try? refresh(now: now) }
     }
 
     private func refreshIfDue() {

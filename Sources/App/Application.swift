@@ -110,7 +110,7 @@ public final class Application: @unchecked Sendable {
         dependencies.mfa = MFAService(
             verifications: service, store: store, clock: clock, random: random, issuer: credentials, policy: c.mfa)
         dependencies.sessions = try SessionWiring.verifier(c, issuer: issuer, keys: keyRing, clock: clock, logger: logger)
-        dependencies.introspection = SessionWiring.introspector(issuer: issuer, audience: c.audience, keys: keyRing, store: store, clock: clock)
+        dependencies.introspection = SessionWiring.introspector(c, issuer: issuer, keys: keyRing, store: store, clock: clock, random: random)
         dependencies.callbackAuth = GatewayFactory.callbackAuth(c, publicURL: publicURL)
         if let credentials = c.twilioCompatCredentials {
             // The /v2 endpoints need a store that keeps their services and links (SQLite and

@@ -26,7 +26,7 @@ enum SessionWiring {
 
     /// PhoneVerify's own credentials: its issuer, audience and every key it still publishes.
     static func ownCredentials(issuer: String, audience: String, keys: any KeyRing) -> OwnCredentials {
-        OwnCredentials(issuer: issuer, audience: audience) {
+        OwnCredentials(issuer: issuer, audience: audience, refresh: { keys.refreshForUnknownKey() }) {
             keys.publicJWKs().map { jwk in
                 var fields: [String: String] = [:]
                 if case .object(let members) = jwk { for m in members { fields[m.key] = m.value.stringValue } }
@@ -35,10 +35,13 @@ enum SessionWiring {
         }
     }
 
-    /// Introspection with one-time redemption, when the store can record redemptions.
-    static func introspector(issuer: String, audience: String, keys: any KeyRing, store: Any, clock: any Clock) -> CredentialIntrospector? {
-        guard let redemptions = store as? any CredentialRedemptionStore else { return nil }
-        let verifier = OwnCredentialVerifier(own: ownCredentials(issuer: issuer, audience: audience, keys: keys), clock: clock)
-        return CredentialIntrospector(verifier: verifier, redemptions: redemptions)
+    /// Introspection with one-time redemption; none without an admin API key to call it with.
+    static func introspector(
+        _ c: Configuration, issuer: String, keys: any KeyRing, store: any CredentialRedemptionStore, clock: any Clock,
+        random: any RandomSource
+    ) -> CredentialIntrospector? {
+        guard !c.adminAPIKeys.isEmpty else { return nil }
+        let verifier = OwnCredentialVerifier(own: ownCredentials(issuer: issuer, audience: c.audience, keys: keys), clock: clock)
+        return CredentialIntrospector(verifier: verifier, redemptions: store, random: random)
     }
 }

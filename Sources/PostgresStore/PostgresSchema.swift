@@ -157,7 +157,8 @@ enum PostgresSchema {
         PostgresMigration(version: 8, name: "redeemed credentials (introspection)", sql: """
             CREATE TABLE redeemed_credentials (
                 jti TEXT PRIMARY KEY,
-                expires_at BIGINT NOT NULL
+                expires_at BIGINT NOT NULL,
+                redeemed_by TEXT NOT NULL
             );
             CREATE INDEX redeemed_credentials_expires_at ON redeemed_credentials (expires_at);
             """),

@@ -71,16 +71,23 @@ extension PostgresStore {
 
 /// One-time redemption of credentials, shared by every replica.
 extension PostgresStore: CredentialRedemptionStore {
-    public func redeem(jti: String, expiresAt: Date) throws -> Bool {
-        // Not retried after a lost connection: the insert may have committed, and a retry would
-        // then call a first redemption a replay.
-        try retrying(connectionFailures: false) {
+    public func redeem(jti: String, expiresAt: Date, attempt: String) throws -> Bool {
+        // Retried after a lost connection: if the first try committed, the row names this attempt.
+        // (The main query does not see the CTE's insert, hence both branches.)
+        let sql = """
+            WITH inserted AS (
+                INSERT INTO redeemed_credentials (jti, expires_at, redeemed_by) VALUES ($1, $2, $3)
+                ON CONFLICT (jti) DO NOTHING RETURNING redeemed_by
+            )
+            SELECT redeemed_by FROM inserted
+            UNION ALL SELECT redeemed_by FROM redeemed_credentials WHERE jti = $1
+            LIMIT 1
+            """
+        return try retrying(connectionFailures: true) {
             try pool.withConnection { connection in
                 try trip {
-                    try connection.run(
-                        "INSERT INTO redeemed_credentials (jti, expires_at) VALUES ($1, $2) ON CONFLICT (jti) DO NOTHING",
-                        [.text(jti), PostgresRows.millis(expiresAt)])
-                } == 1
+                    try connection.queryFirst(sql, [.text(jti), PostgresRows.millis(expiresAt), .text(attempt)])
+                }?.text("redeemed_by") == attempt
             }
         }
     }

@@ -138,7 +138,8 @@ enum SQLiteSchema {
         Migration(version: 8, name: "redeemed credentials (introspection)", sql: """
             CREATE TABLE redeemed_credentials (
                 jti TEXT PRIMARY KEY,
-                expires_at INTEGER NOT NULL
+                expires_at INTEGER NOT NULL,
+                redeemed_by TEXT NOT NULL
             ) WITHOUT ROWID;
             CREATE INDEX redeemed_credentials_expires_at ON redeemed_credentials (expires_at);
             """),

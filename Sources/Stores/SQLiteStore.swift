@@ -152,9 +152,12 @@ public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemp
         }
     }
 
-    public func redeem(jti: String, expiresAt: Date) throws -> Bool {
+    public func redeem(jti: String, expiresAt: Date, attempt: String) throws -> Bool {
         try database.write { db in
-            try db.run("INSERT OR IGNORE INTO redeemed_credentials (jti, expires_at) VALUES (?, ?)", [.text(jti), SQLiteRows.millis(expiresAt)]) == 1
+            _ = try db.run(
+                "INSERT OR IGNORE INTO redeemed_credentials (jti, expires_at, redeemed_by) VALUES (?, ?, ?)",
+                [.text(jti), SQLiteRows.millis(expiresAt), .text(attempt)])
+            return try db.queryOne("SELECT redeemed_by FROM redeemed_credentials WHERE jti = ?", [.text(jti)])?.text("redeemed_by") == attempt
         }
     }
 

@@ -24,9 +24,11 @@ public protocol CredentialVerifier: Sendable {
 
 /// Remembers which credentials were redeemed (shared by every replica).
 public protocol CredentialRedemptionStore: Sendable {
-    /// Records `jti` as redeemed; false when it was redeemed before. Kept at least until
-    /// `expiresAt` (after that the credential is refused anyway), then purged.
-    func redeem(jti: String, expiresAt: Date) throws -> Bool
+    /// Records `jti` as redeemed by `attempt`; false when another attempt redeemed it before. The
+    /// same attempt asking again gets true, so a store may retry after losing its connection
+    /// without calling a first redemption a replay. Kept at least until `expiresAt` (after that the
+    /// credential is refused anyway), then purged.
+    func redeem(jti: String, expiresAt: Date, attempt: String) throws -> Bool
 }
 
 /// RFC 7662 token introspection of this service's credentials, with one-time redemption: the
@@ -35,10 +37,12 @@ public protocol CredentialRedemptionStore: Sendable {
 public struct CredentialIntrospector: Sendable {
     let verifier: any CredentialVerifier
     let redemptions: any CredentialRedemptionStore
+    let random: any RandomSource
 
-    public init(verifier: any CredentialVerifier, redemptions: any CredentialRedemptionStore) {
+    public init(verifier: any CredentialVerifier, redemptions: any CredentialRedemptionStore, random: any RandomSource) {
         self.verifier = verifier
         self.redemptions = redemptions
+        self.random = random
     }
 
     /// The credential, now redeemed; nil when it is inactive (not ours, tampered with, expired,
@@ -51,6 +55,7 @@ public struct CredentialIntrospector: Sendable {
         } catch let error as VerifyError where error.code == .unauthenticated {
             return nil
         }
-        return try redemptions.redeem(jti: credential.jti, expiresAt: credential.expiresAt) ? credential : nil
+        let attempt = random.identifier(prefix: "red_")
+        return try redemptions.redeem(jti: credential.jti, expiresAt: credential.expiresAt, attempt: attempt) ? credential : nil
     }
 }

@@ -14,6 +14,13 @@ public protocol KeyRing: Sendable {
     func currentSigner() -> any CredentialSigner
     /// Public JWKs (with `kid`, `alg`, `use`) of every active and still-verifying key.
     func publicJWKs() -> [JSONValue]
+    /// A credential names a key this ring does not publish: reread the keys now if allowed
+    /// (rate-limited), in case another replica has just activated it.
+    func refreshForUnknownKey()
+}
+
+extension KeyRing {
+    public func refreshForUnknownKey() {}
 }
 
 /// A signed credential handed to the client.

@@ -21,3 +21,10 @@ public struct FakeCredentialVerifier: CredentialVerifier {
         return VerifiedCredential(jti: jti, expiresAt: expiresAt, claims: claims)
     }
 }
+
+/// A redemption store that is down: every call throws `Down`.
+public struct FailingRedemptions: CredentialRedemptionStore {
+    public struct Down: Error {}
+    public init() {}
+    public func redeem(jti: String, expiresAt: Date, attempt: String) throws -> Bool { throw Down() }
+}

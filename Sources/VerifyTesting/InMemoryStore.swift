@@ -10,8 +10,8 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         var leases: [String: (owner: String, until: Date)] = [:]
         /// Receipts whose message is not recorded as sent yet, by "gateway|provider id".
         var earlyReceipts: [String: (status: DeliveryStatus, error: String?, at: Date)] = [:]
-        /// Redeemed credentials' `jti` → expiry.
-        var redeemed: [String: Date] = [:]
+        /// Redeemed credentials' `jti` → expiry and the attempt that redeemed it.
+        var redeemed: [String: (expiresAt: Date, attempt: String)] = [:]
         var idempotency: [String: IdempotencyRecord] = [:]
         var limits: [String: [Int64]] = [:]
         var fraud: [String: [Date: (sent: Int, approved: Int)]] = [:]
@@ -210,15 +210,15 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         state.compatLinks.removeAll { $0.createdAt < cutoff && kept[$0.verificationID] == nil }
         state.messages.removeAll { $0.expiresAt < cutoff && $0.status != .queued }
         state.earlyReceipts = state.earlyReceipts.filter { $0.value.at >= cutoff }
-        state.redeemed = state.redeemed.filter { $0.value >= cutoff }
+        state.redeemed = state.redeemed.filter { $0.value.expiresAt >= cutoff }
         return before - state.verifications.count - state.messages.count
     }
 
-    public func redeem(jti: String, expiresAt: Date) throws -> Bool {
+    public func redeem(jti: String, expiresAt: Date, attempt: String) throws -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard state.redeemed[jti] == nil else { return false }
-        state.redeemed[jti] = expiresAt
+        if let held = state.redeemed[jti] { return held.attempt == attempt }
+        state.redeemed[jti] = (expiresAt, attempt)
         return true
     }
 }

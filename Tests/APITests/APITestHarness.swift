@@ -14,7 +14,8 @@ struct APITestHarness {
 
     init(
         policy: VerificationPolicy = VerificationPolicy(), protection: AbuseProtection = AbuseProtection(), dev: Bool = true,
-        trustedProxies: [CIDR] = [], ready: Bool = true, adminKey: String? = nil
+        trustedProxies: [CIDR] = [], ready: Bool = true, adminKey: String? = nil,
+        redemptions: (any CredentialRedemptionStore)? = nil
     ) {
         t = TestService(policy: policy, protection: protection)
         var dependencies = APIDependencies(
@@ -28,7 +29,8 @@ struct APITestHarness {
             verifications: t.service, store: t.store, clock: t.clock, random: t.random,
             issuer: CredentialIssuer(issuer: "http://issuer.test", audience: "main-auth", keys: FakeSigner(), random: t.random))
         dependencies.sessions = TokenTable(clock: t.clock)
-        dependencies.introspection = CredentialIntrospector(verifier: FakeCredentialVerifier(clock: t.clock), redemptions: t.store)
+        dependencies.introspection = CredentialIntrospector(
+            verifier: FakeCredentialVerifier(clock: t.clock), redemptions: redemptions ?? t.store, random: t.random)
         api = APIResponder(dependencies)
     }
 

@@ -66,6 +66,22 @@ import VerifyTesting
         #expect(text.status == 415 && text.errorCode == "unsupported_media_type")
     }
 
+    @Test func aStoreFailureIsA5xxNeverAnInactiveAnswer() throws {
+        let down = APITestHarness(adminKey: Self.adminKey, redemptions: FailingRedemptions())
+        let id = try #require(down.start().json["id"]?.stringValue)
+        let code = try down.t.lastCode(for: id)
+        let token = try #require(down.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"\#(code)"}"#).json["credential"]?["token"]?.stringValue)
+        let reply = down.call("POST", "/v1/credentials/introspect", form: "token=" + token, headers: admin)
+        #expect(reply.status == 500 && reply.json["active"] == nil)
+    }
+
+    @Test func aRepeatedTokenParameterIsRefused() throws {
+        let token = try credential()
+        let reply = h.call("POST", "/v1/credentials/introspect", form: "token=\(token)&token=\(token)", headers: admin)
+        #expect(reply.status == 400 && reply.errorCode == "invalid_request")
+        #expect(h.call("POST", "/v1/credentials/introspect", form: "token=" + token, headers: admin).json["active"] == true)
+    }
+
     @Test func discoveryAdvertisesTheEndpoint() {
         let document = h.call("GET", "/.well-known/openid-configuration")
         #expect(document.json["introspection_endpoint"] == "http://issuer.test/v1/credentials/introspect")

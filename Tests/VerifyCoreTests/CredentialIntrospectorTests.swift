@@ -8,7 +8,7 @@ import VerifyTesting
     let t = TestService()
 
     var introspector: CredentialIntrospector {
-        CredentialIntrospector(verifier: FakeCredentialVerifier(clock: t.clock), redemptions: t.store)
+        CredentialIntrospector(verifier: FakeCredentialVerifier(clock: t.clock), redemptions: t.store, random: t.random)
     }
 
     func credential() throws -> Credential {
@@ -27,7 +27,7 @@ import VerifyTesting
         #expect(first.claims["sub"] == "tel:+15555550123" && first.jti.hasPrefix("jti_"))
         #expect(try introspector.introspect(token) == nil)
         // Another introspector on the same store (another replica) agrees.
-        #expect(try CredentialIntrospector(verifier: FakeCredentialVerifier(clock: t.clock), redemptions: t.store).introspect(token) == nil)
+        #expect(try CredentialIntrospector(verifier: FakeCredentialVerifier(clock: t.clock), redemptions: t.store, random: t.random).introspect(token) == nil)
     }
 
     @Test func invalidOrExpiredCredentialsAreInactiveAndNotRedeemed() throws {
@@ -37,17 +37,12 @@ import VerifyTesting
         #expect(try introspector.introspect(token) == nil)
         // An expired credential was not recorded: the store has nothing to remember about it.
         let jti = try FakeCredentialVerifier(clock: ManualClock(t.clock.now().addingTimeInterval(-301))).verify(token).jti
-        #expect(try t.store.redeem(jti: jti, expiresAt: t.clock.now()))
-    }
-
-    struct BrokenStore: CredentialRedemptionStore {
-        struct Down: Error {}
-        func redeem(jti: String, expiresAt: Date) throws -> Bool { throw Down() }
+        #expect(try t.store.redeem(jti: jti, expiresAt: t.clock.now(), attempt: "red_other"))
     }
 
     @Test func aStoreFailureIsAnErrorNotAnInactiveAnswer() throws {
         let token = try credential().token
-        let broken = CredentialIntrospector(verifier: FakeCredentialVerifier(clock: t.clock), redemptions: BrokenStore())
-        #expect(throws: BrokenStore.Down.self) { try broken.introspect(token) }
+        let broken = CredentialIntrospector(verifier: FakeCredentialVerifier(clock: t.clock), redemptions: FailingRedemptions(), random: t.random)
+        #expect(throws: FailingRedemptions.Down.self) { try broken.introspect(token) }
     }
 }

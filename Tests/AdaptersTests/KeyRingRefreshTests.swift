@@ -1,0 +1,80 @@
+import Adapters
+import Crypto
+import Foundation
+import Testing
+import VerifyCore
+import VerifyTesting
+
+/// Another replica rotates the signing key: a credential it signs names a key this replica's ring
+/// does not publish yet (it rereads every 30 s). Verifying it forces one reread, rate-limited.
+@Suite struct KeyRingRefreshTests {
+    /// Key metadata shared by the "replicas", counting reads.
+    final class KeyTable: SigningKeyStore, @unchecked Sendable {
+        private let lock = NSLock()
+        private var records: [SigningKeyRecord] = []
+        private(set) var reads = 0
+
+        func signingKeys() throws -> [SigningKeyRecord] {
+            lock.lock()
+            defer { lock.unlock() }
+            reads += 1
+            return records
+        }
+        func activate(_ record: SigningKeyRecord, now: Date, credentialLifetime: TimeInterval) throws {
+            lock.lock()
+            defer { lock.unlock() }
+            for i in records.indices where records[i].status == .active {
+                records[i].status = .verifying
+                records[i].retireAfter = now.addingTimeInterval(credentialLifetime)
+            }
+            records.append(record)
+        }
+        func retire(kid: String) throws -> Bool { false }
+        func keepPublished(kid: String, until: Date) throws {}
+        var readCount: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return reads
+        }
+    }
+
+    static let issuer = "https://verify.example.test"
+
+    @Test func aKeyActivatedByAnotherReplicaVerifiesAtOnce() throws {
+        let clock = ManualClock()
+        let table = KeyTable()
+        let old = try JWTSigner(key: TestKeys.own)
+        try table.activate(try StoreKeyRing.record(for: old, at: clock.now()), now: clock.now(), credentialLifetime: 300)
+        let ring = try StoreKeyRing(active: old, store: table, clock: clock)
+        let own = OwnCredentials(issuer: Self.issuer, audience: "main-auth", refresh: { ring.refreshForUnknownKey() }) {
+            ring.publicJWKs().map { jwk in
+                guard case .object(let members) = jwk else { return [:] }
+                return Dictionary(uniqueKeysWithValues: members.compactMap { m in m.value.stringValue.map { (m.key, $0) } })
+            }
+        }
+        let verifier = OwnCredentialVerifier(own: own, clock: clock)
+
+        // The other replica activates a new key and signs with it, a second later.
+        clock.advance(1)
+        let new = try JWTSigner(key: TestKeys.nextEd25519)
+        try table.activate(try StoreKeyRing.record(for: new, at: clock.now()), now: clock.now(), credentialLifetime: 300)
+        let other = CredentialIssuer(issuer: Self.issuer, audience: "main-auth", keys: try StaticKeyRing(active: new), random: SeededRandom())
+        let now = clock.now()
+        let verification = Verification(
+            id: "ver_1", phoneNumber: "+14155552671", display: "+1 415-555-2671", region: "US", countryCode: 1, locale: nil,
+            purpose: .signIn, codeHash: [], codeLength: 6, maxAttempts: 5, maxSends: 5, createdAt: now,
+            expiresAt: now.addingTimeInterval(300), lastSentAt: now, resendAvailableAt: now)
+        let token = try other.firstFactor(for: verification, at: now).token
+        let reads = table.readCount
+        #expect(try verifier.verify(token).claims["vid"] == "ver_1")
+        #expect(table.readCount == reads + 1)
+
+        // Made-up key ids force at most one reread a second.
+        let forged = Mint.token(TestKeys.otherEd25519, kid: "made-up", claims: ["iss": .string(Self.issuer), "aud": "main-auth", "sub": "x", "exp": .int(Int64(now.timeIntervalSince1970) + 60), "jti": "j"])
+        clock.advance(1)
+        for _ in 0..<20 {
+            #expect(throws: VerifyError(.unauthenticated, "unknown token signing key")) { try verifier.verify(forged) }
+        }
+        #expect(table.readCount == reads + 2)
+    }
+}
