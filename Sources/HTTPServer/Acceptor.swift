@@ -24,6 +24,8 @@ final class Acceptor: @unchecked Sendable {
     private let wakeWrite: Int32
     private let stopping = Atomic<Bool>(false)
     private var thread: pthread_t?
+    /// When a connection was last handed to a worker (monotonic nanoseconds; 0: never).
+    let lastAcceptNanoseconds = Atomic<UInt64>(0)
 
     init(socket: Int32, workers: [Worker], connectionLimit: Int) throws {
         precondition(!workers.isEmpty, "an acceptor needs a worker")
@@ -136,7 +138,17 @@ final class Acceptor: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemon.pointer, client, $0, length) }
             }
             // On failure MHD has closed the socket itself (and sends no notice for it).
-            if added != .YES { worker.connections.subtract(1, ordering: .relaxed) }
+            if added != .YES {
+                worker.connections.subtract(1, ordering: .relaxed)
+            } else {
+                lastAcceptNanoseconds.store(Acceptor.monotonicNanoseconds(), ordering: .releasing)
+            }
         }
+    }
+
+    static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }

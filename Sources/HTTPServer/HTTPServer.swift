@@ -101,17 +101,30 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// How long after the last accepted connection a shutdown still expects its request: a
+    /// client that connected just before (or was drained from the backlog) has usually sent it
+    /// already, but libmicrohttpd has not read it, so it is not in flight yet.
+    static let settleNanoseconds: UInt64 = 250_000_000
+
     /// Stops the server gracefully: stops accepting, ends stream bodies, waits up to
     /// `graceSeconds` for in-flight requests to finish (their responses are still sent, with
-    /// `Connection: close`), then closes every connection and joins the worker threads.
+    /// `Connection: close`) and for the requests of connections accepted in the last 250 ms to
+    /// arrive, then closes every connection and joins the worker threads.
     /// Blocks the caller; never call it from a responder (it would wait for its own thread).
     public func shutdown(graceSeconds: Double) {
-        guard isRunning else { return }
+        guard let acceptor = lifecycle.withLock({ lifecycle -> Acceptor? in
+            if case .running(let running) = lifecycle { return running.acceptor }
+            return nil
+        }) else { return }
         draining.store(true, ordering: .relaxed)
         stopAccepting()
         streams.closeAndFinishAll()
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(max(0, graceSeconds) * 1000)))
-        while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
+        let lastAccept = acceptor.lastAcceptNanoseconds.load(ordering: .acquiring)
+        let settleUntil = lastAccept == 0 ? 0 : lastAccept + Self.settleNanoseconds
+        while ContinuousClock.now < deadline
+            && (inFlight.load(ordering: .acquiring) > 0 || Acceptor.monotonicNanoseconds() < settleUntil)
+        {
             usleep(2_000)
         }
         let running = lifecycle.withLock { lifecycle -> Running? in
@@ -127,12 +140,5 @@ public final class HTTPServer: Sendable {
     /// Stops each worker's daemon: closes its connections and joins its thread.
     private static func stop(_ workers: [Worker]) {
         for worker in workers { if let daemon = worker.daemon { MHD_stop_daemon(daemon.pointer) } }
-    }
-
-    private var isRunning: Bool {
-        lifecycle.withLock { lifecycle in
-            if case .running = lifecycle { return true }
-            return false
-        }
     }
 }

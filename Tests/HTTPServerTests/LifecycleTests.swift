@@ -106,6 +106,23 @@ struct LifecycleTests {
         #expect(connection.waitForClose())
     }
 
+    /// A client that connected just before the shutdown and sends its request a moment later
+    /// (for a drained backlog connection, the request is usually already in the socket) is
+    /// served, not reset: the shutdown waits for requests of connections it just accepted.
+    @Test func aRequestOnAConnectionAcceptedJustBeforeShutdownIsServed() throws {
+        let responder = ClosureResponder { request in HTTPResponse(status: 200, body: Array("ok \(request.path)".utf8)) }
+        let server = HTTPServer(configuration: Self.configuration(), responder: responder)
+        try server.start()
+        let connection = try RawHTTPConnection(port: server.port)
+        let stopped = DispatchGroup()
+        DispatchQueue(label: "shutdown").async(group: stopped) { server.shutdown(graceSeconds: 5) }
+        usleep(30_000)
+        let response = try connection.exchange("GET /late HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(response.status == 200 && response.text == "ok /late")
+        #expect(response.header("Connection")?.lowercased() == "close")
+        #expect(stopped.wait(timeout: .now() + 5) == .success)
+    }
+
     @Test func startTwiceThrows() throws {
         let server = HTTPServer(configuration: Self.configuration(), responder: SlowResponder())
         try server.start()
