@@ -26,6 +26,9 @@ extension DeliveryWorker {
             expiresAt: message.expiresAt)
         let fields = [("message_id", message.id), ("verification_id", message.verificationID),
                       ("to", PhoneMask.mask(message.to)), ("gateway", gateway.name)]
+        // Vendors' error texts can quote the number or echo the request (with the code): they
+        // reach the log and the verification's `last_error`, which API clients read.
+        let clean = { (reason: String) in Redaction.scrub(reason, secrets: [payload.code, message.to]) }
         switch gateway.send(sms) {
         case .sent(let via, let providerID, let status):
             devLog?.record(DevMessage(
@@ -33,10 +36,12 @@ extension DeliveryWorker {
                 purpose: message.purpose, gateway: via, sentAt: now))
             logger.info("sms sent", fields + [("via", via)])
             return outcome(status, error: nil, provider: providerID, via: via)
-        case .permanent(let reason):
+        case .permanent(let raw):
+            let reason = clean(raw)
             logger.warning("sms failed permanently", fields + [("reason", reason)])
             return outcome(.failed, error: reason)
-        case .retryable(let reason, let retryAfter):
+        case .retryable(let raw, let retryAfter):
+            let reason = clean(raw)
             guard attempts < configuration.maxAttempts else {
                 logger.warning("sms failed after retries", fields + [("reason", reason)])
                 return outcome(.failed, error: reason)

@@ -103,6 +103,29 @@ func queue(_ store: any VerificationStore, count: Int, at now: Date, expires: Ti
         #expect(w.runOnce() == 0)
     }
 
+    @Test func vendorsTextsLoseTheCodeAndTheNumberBeforeTheLogAndTheAPI() throws {
+        let store = InMemoryStore()
+        let clock = ManualClock()
+        _ = try queue(store, count: 1, at: clock.now())
+        let logs = CapturingLogHandler()
+        let gateway = RecordingGateway(script: [
+            .retryable(reason: "twilio: HTTP 400 code 21608: The number +15555550123 is unverified", retryAfter: nil),
+            .permanent(reason: #"webhook: HTTP 422 {"to":"15555550123","code":"123456"}"#),
+        ])
+        let w = DeliveryWorker(
+            outbox: store, gateway: gateway, sealer: FakeSealer(), clock: clock, random: SeededRandom(),
+            logger: Logger(handler: logs, minimumLevel: .debug), devLog: nil, configuration: DeliveryConfiguration(), owner: "w1")
+        #expect(w.runOnce() == 1)
+        #expect(store.messages.first?.lastError == "twilio: HTTP 400 code 21608: The number [redacted] is unverified")
+        clock.advance(10)
+        #expect(w.runOnce() == 1)
+        let failed = try #require(store.messages.first)
+        #expect(failed.status == .failed && failed.lastError == #"webhook: HTTP 422 {"to":"[redacted]","code":"[redacted]"}"#)
+        let written = logs.records.map { "\($0.message) \($0.fields)" }.joined(separator: "\n")
+        #expect(written.contains("[redacted]"))
+        #expect(!written.contains("123456") && !written.contains("5555550123"))
+    }
+
     @Test func givesUpAfterMaxAttemptsAndNeverSendsAnExpiredCode() throws {
         let store = InMemoryStore()
         let clock = ManualClock()

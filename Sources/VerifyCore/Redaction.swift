@@ -1,0 +1,71 @@
+/// Removes what must never reach logs or API answers from text written by someone else (a
+/// vendor's error message, a webhook's response body): the code, the phone number, and anything
+/// else that looks like a phone number.
+public enum Redaction {
+    public static let redacted = "[redacted]"
+    /// A run of at least this many digits (spaces, dots, dashes, parentheses and one leading "+"
+    /// allowed between them) is taken for a phone number. Vendor error codes (5 digits) and HTTP
+    /// statuses are shorter.
+    public static let numberDigits = 7
+
+    /// `text` with every occurrence of each secret (e.g. the code, the E.164 number) and every
+    /// number-like run of `numberDigits` or more digits replaced by "[redacted]".
+    public static func scrub(_ text: String, secrets: [String]) -> String {
+        var result = text
+        // Longest first, so a secret inside another is not left half replaced.
+        for secret in secrets.filter({ !$0.isEmpty }).sorted(by: { $0.count > $1.count }) {
+            result = result.replacingAll(secret, with: redacted)
+        }
+        return maskingNumbers(result)
+    }
+
+    private static func maskingNumbers(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var i = 0
+        while i < scalars.count {
+            guard scalars[i] == "+" || isDigit(scalars[i]) || scalars[i] == "(" else {
+                out.append(scalars[i])
+                i += 1
+                continue
+            }
+            // The longest run of digits and separators from here, ending on a digit.
+            var j = i
+            var digits = 0
+            var end = i
+            while j < scalars.count, isDigit(scalars[j]) || isSeparator(scalars[j]) || (j == i && scalars[j] == "+") {
+                if isDigit(scalars[j]) {
+                    digits += 1
+                    end = j + 1
+                }
+                j += 1
+            }
+            if digits >= numberDigits {
+                out.append(contentsOf: redacted.unicodeScalars)
+                i = end
+            } else {
+                out.append(scalars[i])
+                i += 1
+            }
+        }
+        return String(out)
+    }
+
+    private static func isDigit(_ s: Unicode.Scalar) -> Bool { ("0"..."9").contains(s) }
+    private static func isSeparator(_ s: Unicode.Scalar) -> Bool { s == " " || s == "-" || s == "." || s == "(" || s == ")" }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced (Foundation-free).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = self[...]
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound]
+            result += replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}
