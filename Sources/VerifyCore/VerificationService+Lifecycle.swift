@@ -44,6 +44,9 @@ extension VerificationService {
                     details: ["resend_available_at": .string(RFC3339.format(v.resendAvailableAt))], retryAfter: wait)
             }
             let protection = service.protection
+            // A number locked out by failed checks gets no new codes either, not even on a
+            // verification started before the lockout.
+            try protection.limiter.requireNotLockedOut(phone: v.phoneNumber, now: now, in: tx)
             let testCode = protection.testNumbers.codes[v.phoneNumber]
             // A generated code has the verification's length (it may differ from the policy's).
             let generated = options.customCode == nil && options.codeLength == nil && fresh.count != v.codeLength

@@ -50,6 +50,19 @@ import VerifyTesting
         _ = try t.service.start(StartRequest(phoneNumber: "+17775550100", clientIP: "y"))
     }
 
+    @Test func aLockedOutNumberGetsNoResendOnAnOlderVerification() throws {
+        var policy = VerificationPolicy()
+        policy.resendCooldown = 0
+        let t = TestService(policy: policy, protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: "phone_failed_check=2/1d")))
+        let older = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
+        let newer = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
+        for _ in 0..<2 { _ = try? t.service.check(id: newer.id, code: "000000") }
+        let sent = t.store.messages.count
+        let refused = refusal { _ = try t.service.resend(id: older.id) }
+        #expect(refused?.code == .rateLimited && refused?.details["scope"] == "phone_lockout")
+        #expect(t.store.messages.count == sent)  // nothing queued
+    }
+
     @Test func resendsCountAsSends() throws {
         var policy = VerificationPolicy()
         policy.resendCooldown = 0
