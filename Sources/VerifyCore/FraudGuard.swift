@@ -91,9 +91,13 @@ public struct FraudGuard: Sendable {
 
     func refusal(_ key: String, reason: String) -> VerifyError {
         let kind = key.hasPrefix("country:") ? "country" : "prefix"
+        // Not a quota: a pause, reported as a policy with no sends left until the next bucket.
+        let pause = RateLimitReport(
+            policy: "fraud_" + kind,
+            status: LimitStatus(rule: LimitRule(quota: 0, window: policy.bucket), remaining: 0, resetSeconds: policy.bucket))
         return VerifyError(
             .suspectedFraud, "sending to this destination is paused: \(reason)",
             details: ["scope": .string(kind), "key": .string(String(key.drop { $0 != ":" }.dropFirst()))],
-            retryAfter: policy.bucket)
+            retryAfter: policy.bucket, rateLimit: pause)
     }
 }

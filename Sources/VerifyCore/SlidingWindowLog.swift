@@ -124,6 +124,12 @@ public struct LimitStatus: Sendable, Equatable {
     public let resetSeconds: Int
 
     public var isExhausted: Bool { remaining == 0 }
+
+    public init(rule: LimitRule, remaining: Int, resetSeconds: Int) {
+        self.rule = rule
+        self.remaining = remaining
+        self.resetSeconds = resetSeconds
+    }
 }
 
 /// What `RateLimit-Policy` and `RateLimit` report: one named policy and its live counters.

@@ -33,15 +33,19 @@ extension VerificationService {
             }
             try Self.requireUsable(v, now: now)
             guard v.sends < v.maxSends else {
+                let rest = Self.remainingLifetime(v, now: now)
                 throw VerifyError(
                     .maxSendsReached, "no more codes can be sent for this verification; start a new one",
-                    details: ["max_sends": .int(Int64(v.maxSends))], retryAfter: Self.remainingLifetime(v, now: now))
+                    details: ["max_sends": .int(Int64(v.maxSends))], retryAfter: rest,
+                    rateLimit: Self.exhausted("verification_sends", quota: v.maxSends, window: Self.codeLifetime(v), reset: rest))
             }
             guard ignoringCooldown || now >= v.resendAvailableAt else {
                 let wait = Int(v.resendAvailableAt.timeIntervalSince(now).rounded(.up))
+                let cooldown = max(1, Int(v.resendAvailableAt.timeIntervalSince(v.lastSentAt).rounded(.up)))
                 throw VerifyError(
                     .resendTooSoon, "a new code can be sent in \(wait) s",
-                    details: ["resend_available_at": .string(RFC3339.format(v.resendAvailableAt))], retryAfter: wait)
+                    details: ["resend_available_at": .string(RFC3339.format(v.resendAvailableAt))], retryAfter: wait,
+                    rateLimit: Self.exhausted("resend_cooldown", quota: 1, window: cooldown, reset: wait))
             }
             let protection = service.protection
             // A number locked out by failed checks gets no new codes either, not even on a
@@ -191,9 +195,20 @@ extension VerificationService {
     /// 429s must say when to come back: this verification never accepts another check, so
     /// Retry-After is the rest of its lifetime; a new verification may be started at once.
     static func maxAttempts(_ v: Verification, now: Date) -> VerifyError {
-        VerifyError(
-            .maxAttemptsReached, "too many incorrect codes; start a new verification",
-            retryAfter: remainingLifetime(v, now: now))
+        let rest = remainingLifetime(v, now: now)
+        return VerifyError(
+            .maxAttemptsReached, "too many incorrect codes; start a new verification", retryAfter: rest,
+            rateLimit: exhausted("verification_attempts", quota: v.maxAttempts, window: codeLifetime(v), reset: rest))
+    }
+
+    /// A 429 that is not a sliding-window limit still reports itself as an exhausted policy
+    /// (`RateLimit-Policy`/`RateLimit` on every 429): per verification, over its code's lifetime.
+    static func exhausted(_ policy: String, quota: Int, window: Int, reset: Int) -> RateLimitReport {
+        RateLimitReport(policy: policy, status: LimitStatus(rule: LimitRule(quota: quota, window: window), remaining: 0, resetSeconds: reset))
+    }
+
+    static func codeLifetime(_ v: Verification) -> Int {
+        max(1, Int(v.expiresAt.timeIntervalSince(v.lastSentAt).rounded(.up)))
     }
 
     static func remainingLifetime(_ v: Verification, now: Date) -> Int {

@@ -77,4 +77,38 @@ import VerifyTesting
         #expect(h.call("PUT", "/v1/admin/fraud/bogus", json: #"{"action":"block"}"#, headers: auth).status == 400)
         #expect(h.call("PUT", "/v1/admin/fraud/country:GB", json: #"{"action":"maybe"}"#, headers: auth).status == 400)
     }
+
+    /// SPEC: every 429 carries `RateLimit-Policy` and `RateLimit`, also the per-verification ones.
+    @Test func every429CarriesRateLimitFields() throws {
+        let h = APITestHarness(adminKey: "admin-key-0123456789")
+        let id = try #require(h.start().json["id"]?.stringValue)
+        let soon = h.call("POST", "/v1/verifications/\(id)/resend")
+        #expect(soon.status == 429 && soon.errorCode == "resend_too_soon")
+        #expect(soon.headers["RateLimit-Policy"] == #""resend_cooldown";q=1;w=30"#)
+        #expect(soon.headers["RateLimit"] == #""resend_cooldown";r=0;t=30"#)
+
+        for _ in 0..<5 { _ = h.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"000000"}"#) }
+        let locked = h.call("POST", "/v1/verifications/\(id)/check", json: #"{"code":"000000"}"#)
+        #expect(locked.status == 429 && locked.errorCode == "max_attempts_reached")
+        #expect(locked.headers["RateLimit-Policy"] == #""verification_attempts";q=5;w=300"#)
+        #expect(locked.headers["RateLimit"] == #""verification_attempts";r=0;t=300"#)
+
+        var policy = VerificationPolicy()
+        policy.resendCooldown = 0
+        policy.maxSends = 2
+        let sends = APITestHarness(policy: policy)
+        let other = try #require(sends.start().json["id"]?.stringValue)
+        #expect(sends.call("POST", "/v1/verifications/\(other)/resend").status == 200)
+        let spent = sends.call("POST", "/v1/verifications/\(other)/resend")
+        #expect(spent.status == 429 && spent.errorCode == "max_sends_reached")
+        #expect(spent.headers["RateLimit-Policy"] == #""verification_sends";q=2;w=300"#)
+        #expect(spent.headers["RateLimit"] == #""verification_sends";r=0;t=300"#)
+
+        let auth = [("Authorization", "Bearer admin-key-0123456789")]
+        #expect(h.call("PUT", "/v1/admin/fraud/country:GB", json: #"{"action":"block"}"#, headers: auth).status == 200)
+        let paused = h.start("+447700900123")
+        #expect(paused.status == 429 && paused.errorCode == "suspected_fraud")
+        #expect(paused.headers["RateLimit-Policy"]?.hasPrefix(#""fraud_country";q=0;w="#) == true)
+        #expect(paused.headers["RateLimit"]?.hasPrefix(#""fraud_country";r=0;t="#) == true)
+    }
 }
