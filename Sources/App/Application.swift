@@ -72,6 +72,7 @@ public final class Application: @unchecked Sendable {
         self.gateway = gateway
         var delivery = DeliveryConfiguration()
         delivery.retention = Double(c.retention)
+        delivery.idempotencyWindow = Double(c.policy.idempotencyWindow)
         delivery.threads = c.deliveryThreads
         delivery.maxAttempts = c.deliveryMaxAttempts
         let worker = DeliveryWorker(

@@ -84,7 +84,7 @@ public enum Settings {
         Setting("PHONE_VERIFY_HTTP_THREADS", "64", "HTTP worker threads (each waits while its request's transaction commits: size for requests in flight, not cores)"),
         Setting("PHONE_VERIFY_MAX_CONNECTIONS", "4096", "concurrent connections accepted"),
         Setting("PHONE_VERIFY_LOG_LEVEL", "info", "debug, info, warning or error"),
-        Setting("PHONE_VERIFY_RETENTION", "86400", "seconds ended verifications, sent messages, unmatched delivery receipts and expired redeemed credentials are kept before purging"),
+        Setting("PHONE_VERIFY_RETENTION", "86400", "seconds ended verifications, sent messages, unmatched delivery receipts and expired redeemed credentials are kept before purging (idempotency records: at least the 24 h Idempotency-Key window)"),
     ]
 
     public static func named(_ name: String) -> Setting? { all.first { $0.name == name } }

@@ -16,6 +16,9 @@ public struct DeliveryConfiguration: Sendable {
     public var pollInterval = 1.0
     /// How long ended verifications and sent messages are kept, seconds.
     public var retention = 86_400.0
+    /// Idempotency records are kept at least this long (the window in which a repeated
+    /// `Idempotency-Key` replays), even when `retention` is shorter.
+    public var idempotencyWindow = 86_400.0
     public var purgeInterval = 60.0
 
     public init() {}

@@ -61,7 +61,10 @@ extension DeliveryWorker {
 
     func purge() {
         do {
-            let removed = try outbox.purge(endedBefore: clock.now().addingTimeInterval(-configuration.retention))
+            let now = clock.now()
+            let removed = try outbox.purge(
+                endedBefore: now.addingTimeInterval(-configuration.retention),
+                idempotencyBefore: now.addingTimeInterval(-max(configuration.retention, configuration.idempotencyWindow)))
             if removed > 0 { logger.info("purged ended verifications", [("rows", String(removed))]) }
         } catch {
             logger.warning("purge failed", [("error", String(describing: error))])

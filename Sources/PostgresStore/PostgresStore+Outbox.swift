@@ -147,7 +147,7 @@ extension PostgresStore {
 
     /// Deletes what ended before `cutoff`, like SQLite; only one replica at a time: the others find
     /// the transaction-scoped advisory lock taken and return 0 at once.
-    public func purge(endedBefore cutoff: Date) throws -> Int {
+    public func purge(endedBefore cutoff: Date, idempotencyBefore: Date) throws -> Int {
         let c = PostgresRows.millis(cutoff)
         return try retrying(connectionFailures: true) {
             try pool.withConnection { connection in
@@ -173,7 +173,7 @@ extension PostgresStore {
                                 """, [c]
                             ),
                             ("DELETE FROM outbox WHERE expires_at < $1 AND status <> 'queued'", [c]),
-                            ("DELETE FROM idempotency_keys WHERE created_at < $1", [c]),
+                            ("DELETE FROM idempotency_keys WHERE created_at < $1", [PostgresRows.millis(idempotencyBefore)]),
                             ("DELETE FROM limit_logs WHERE expires_at < $1", [c]),
                             ("DELETE FROM fraud_counts WHERE bucket < $1", [c]),
                             // Receipts held while their message's send committed concurrently, then

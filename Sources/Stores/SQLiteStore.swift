@@ -135,14 +135,14 @@ public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemp
         }
     }
 
-    public func purge(endedBefore cutoff: Date) throws -> Int {
+    public func purge(endedBefore cutoff: Date, idempotencyBefore: Date) throws -> Int {
         try database.write { db in
             let c = SQLiteRows.millis(cutoff)
             var removed = try db.run("DELETE FROM verifications WHERE expires_at < ?", [c])
             // Twilio-compatible links of purged verifications (not counted: bookkeeping of the rows above).
             _ = try db.run("DELETE FROM twilio_verifications WHERE created_at < ? AND verification_id NOT IN (SELECT id FROM verifications)", [c])
             removed += try db.run("DELETE FROM outbox WHERE expires_at < ? AND status <> 'queued'", [c])
-            removed += try db.run("DELETE FROM idempotency_keys WHERE created_at < ?", [c])
+            removed += try db.run("DELETE FROM idempotency_keys WHERE created_at < ?", [SQLiteRows.millis(idempotencyBefore)])
             removed += try db.run("DELETE FROM limit_logs WHERE expires_at < ?", [c])
             removed += try db.run("DELETE FROM fraud_counts WHERE bucket < ?", [c])
             // Receipts for messages never recorded as sent here (not counted, like the links above).

@@ -134,8 +134,9 @@ public protocol OutboxStore: Sendable {
     func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool
     /// Number of queued messages and the oldest one's creation time.
     func queueDepth() throws -> (count: Int, oldest: Date?)
-    /// Deletes verifications, messages and idempotency records that ended before `cutoff`.
-    func purge(endedBefore cutoff: Date) throws -> Int
+    /// Deletes verifications and messages that ended before `cutoff`, idempotency records
+    /// created before `idempotencyBefore`, and the other bookkeeping that ended before `cutoff`.
+    func purge(endedBefore cutoff: Date, idempotencyBefore: Date) throws -> Int
 }
 
 /// The result of one delivery attempt.
@@ -202,4 +203,11 @@ public struct OutboxLease: Sendable, Equatable {
 extension StoreTransaction {
     /// Queues an unclaimed message: any worker may claim it.
     public func enqueue(_ message: OutboxMessage) throws { try enqueue(message, lease: nil) }
+}
+
+extension OutboxStore {
+    /// Purges everything, idempotency records included, that ended before `cutoff`.
+    public func purge(endedBefore cutoff: Date) throws -> Int {
+        try purge(endedBefore: cutoff, idempotencyBefore: cutoff)
+    }
 }

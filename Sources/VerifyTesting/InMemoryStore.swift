@@ -201,17 +201,18 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         return (queued.count, queued.map(\.createdAt).min())
     }
 
-    public func purge(endedBefore cutoff: Date) throws -> Int {
+    public func purge(endedBefore cutoff: Date, idempotencyBefore: Date) throws -> Int {
         lock.lock()
         defer { lock.unlock() }
-        let before = state.verifications.count + state.messages.count
+        let before = state.verifications.count + state.messages.count + state.idempotency.count
         state.verifications = state.verifications.filter { $0.value.expiresAt >= cutoff }
+        state.idempotency = state.idempotency.filter { $0.value.createdAt >= idempotencyBefore }
         let kept = state.verifications
         state.compatLinks.removeAll { $0.createdAt < cutoff && kept[$0.verificationID] == nil }
         state.messages.removeAll { $0.expiresAt < cutoff && $0.status != .queued }
         state.earlyReceipts = state.earlyReceipts.filter { $0.value.at >= cutoff }
         state.redeemed = state.redeemed.filter { $0.value.expiresAt >= cutoff }
-        return before - state.verifications.count - state.messages.count
+        return before - state.verifications.count - state.messages.count - state.idempotency.count
     }
 
     public func redeem(jti: String, expiresAt: Date, attempt: String) throws -> Bool {

@@ -34,7 +34,7 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
         try store.recordReceipt(gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: at)
     }
     func queueDepth() throws -> (count: Int, oldest: Date?) { try store.queueDepth() }
-    func purge(endedBefore cutoff: Date) throws -> Int { try store.purge(endedBefore: cutoff) }
+    func purge(endedBefore cutoff: Date, idempotencyBefore: Date) throws -> Int { try store.purge(endedBefore: cutoff, idempotencyBefore: idempotencyBefore) }
 }
 
 /// Messages queued under the local worker's lease are delivered from memory after the commit.

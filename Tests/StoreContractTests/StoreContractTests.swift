@@ -230,6 +230,18 @@ func message(_ id: String, for verification: String = "ver_1", at: Date = t0, ex
         #expect(try store.read { try $0.verification(id: "ver_new") } != nil)
     }
 
+    /// Idempotency records may outlive a short retention: a repeated key must still replay.
+    @Test(arguments: StoreKind.allCases)
+    func idempotencyRecordsHaveTheirOwnCutoff(kind: StoreKind) throws {
+        let store = try kind.make()
+        let record = IdempotencyRecord(key: "ip|k", fingerprint: "f", verificationID: "ver_1", snapshot: sample(), createdAt: t0)
+        try store.write { try $0.saveIdempotencyRecord(record) }
+        _ = try store.purge(endedBefore: t0.addingTimeInterval(700), idempotencyBefore: t0.addingTimeInterval(-3600))
+        #expect(try store.read { try $0.idempotencyRecord(key: "ip|k", notBefore: t0) } != nil)
+        _ = try store.purge(endedBefore: t0.addingTimeInterval(700), idempotencyBefore: t0.addingTimeInterval(1))
+        #expect(try store.read { try $0.idempotencyRecord(key: "ip|k", notBefore: t0) } == nil)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func concurrentWritersAreSerialised(kind: StoreKind) throws {
         let store = try kind.make()
