@@ -26,12 +26,11 @@ public enum JSONResponse {
                 "WWW-Authenticate",
                 "Bearer error=\"insufficient_user_authentication\", error_description=\"A recent step-up authentication is required\", acr_values=\"aal2\"\(maxAge)")
         }
-        var members: [JSONMember] = [
+        // `details` is always there (SPEC's one error shape), empty when there is nothing to add.
+        let members: [JSONMember] = [
             JSONMember("code", .string(error.code.rawValue)), JSONMember("message", .string(error.message)),
+            JSONMember("details", .object(error.details.keys.sorted().map { JSONMember($0, error.details[$0]!) })),
         ]
-        if !error.details.isEmpty {
-            members.append(JSONMember("details", .object(error.details.keys.sorted().map { JSONMember($0, error.details[$0]!) })))
-        }
         return make(error.code.httpStatus, ["error": .object(members)], headers: headers)
     }
 }

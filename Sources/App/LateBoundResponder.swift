@@ -20,7 +20,7 @@ final class LateBoundResponder: HTTPResponder, @unchecked Sendable {
         guard let current else {
             let id = "req_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
             return HTTPResponse(status: 503, headers: ["Content-Type": "application/json; charset=utf-8", "Retry-After": "1", "X-Request-Id": id],
-                                body: Array(#"{"error":{"code":"unavailable","message":"starting up"}}"#.utf8))
+                                body: Array(#"{"error":{"code":"unavailable","message":"starting up","details":{}}}"#.utf8))
         }
         return current.respond(to: request)
     }

@@ -7,7 +7,7 @@ import HTTPTypes
 enum ResponseWriter {
     /// The fixed 413 answer for bodies over the limit; the responder is never called for it.
     static func payloadTooLarge(limit: Int) -> HTTPResponse {
-        let json = #"{"error":{"code":"payload_too_large","message":"request body exceeds \#(limit) bytes"}}"#
+        let json = #"{"error":{"code":"payload_too_large","message":"request body exceeds \#(limit) bytes","details":{}}}"#
         // Answered before any responder runs, so it makes its own request id (every response has one).
         let id = "req_" + String(UInt64.random(in: 0...UInt64.max), radix: 16) + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         return HTTPResponse(

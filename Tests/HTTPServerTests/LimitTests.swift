@@ -5,7 +5,7 @@ import Testing
 @Suite("HTTPServer limits and timeouts")
 struct LimitTests {
     private static let tooLargeJSON =
-        #"{"error":{"code":"payload_too_large","message":"request body exceeds 16384 bytes"}}"#
+        #"{"error":{"code":"payload_too_large","message":"request body exceeds 16384 bytes","details":{}}}"#
 
     @Test func announcedOversizedBodyGets413WithoutCallingTheResponder() throws {
         let calls = Counter()
