@@ -11,6 +11,8 @@ struct DiscoveryRoutes: Sendable {
     func register(in router: inout Router) {
         let keys = self.keys
         let issuer = self.issuer
+        // `iss` stays exactly as configured; URLs under it drop a trailing "/" (OIDC Discovery §4).
+        let base = String(issuer.reversed().drop { $0 == "/" }.reversed())
         let introspection = self.introspection
         router.add("GET", "/.well-known/jwks.json") { _, _ in
             JSONResponse.make(200, ["keys": .array(keys.publicJWKs())], headers: ["Cache-Control": "public, max-age=300"])
@@ -19,7 +21,7 @@ struct DiscoveryRoutes: Sendable {
             let algorithms = Set(keys.publicJWKs().compactMap { $0["alg"]?.stringValue }).sorted()
             var members: [JSONMember] = [
                 JSONMember("issuer", .string(issuer)),
-                JSONMember("jwks_uri", .string(issuer + "/.well-known/jwks.json")),
+                JSONMember("jwks_uri", .string(base + "/.well-known/jwks.json")),
                 JSONMember("id_token_signing_alg_values_supported", .array(algorithms.map { .string($0) })),
                 JSONMember("token_endpoint_auth_methods_supported", ["none"]),
                 JSONMember("subject_types_supported", ["public"]),
@@ -29,7 +31,7 @@ struct DiscoveryRoutes: Sendable {
                 ]),
             ]
             if introspection {
-                members.insert(JSONMember("introspection_endpoint", .string(issuer + IntrospectionRoutes.path)), at: 2)
+                members.insert(JSONMember("introspection_endpoint", .string(base + IntrospectionRoutes.path)), at: 2)
             }
             let document = JSONValue.object(members)
             return JSONResponse.make(200, document, headers: ["Cache-Control": "public, max-age=300"])

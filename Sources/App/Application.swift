@@ -64,7 +64,7 @@ public final class Application: @unchecked Sendable {
         try server.start()
         self.server = server
         issuer = c.issuer ?? "http://\(Self.urlHost(c.listenHost)):\(server.port)"
-        let publicURL = c.publicURL ?? issuer
+        let publicURL = c.publicURL ?? Configuration.withoutTrailingSlashes(issuer)
         let metrics = MetricsSink(registry: MetricsRegistry())
         let gateway = GatewayFactory.make(
             c, publicURL: publicURL, clock: clock, logger: logger, consoleOutput: consoleOutput, events: metrics)

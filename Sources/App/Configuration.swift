@@ -154,7 +154,8 @@ public struct Configuration: Sendable {
         if Set(gateways).count != gateways.count || gateways.isEmpty {
             reader.problem("PHONE_VERIFY_GATEWAYS", "must list each gateway at most once, and at least one")
         }
-        publicURL = reader.string("PHONE_VERIFY_PUBLIC_URL")
+        // A base URL: paths are appended to it, so a trailing "/" would double.
+        publicURL = reader.string("PHONE_VERIFY_PUBLIC_URL").map(Self.withoutTrailingSlashes)
         if gateways.contains("twilio") {
             let sid = reader.required("PHONE_VERIFY_TWILIO_ACCOUNT_SID", for: "the twilio gateway")
             let token = reader.required("PHONE_VERIFY_TWILIO_AUTH_TOKEN", for: "the twilio gateway")
@@ -279,6 +280,14 @@ public struct Configuration: Sendable {
     }
 
     /// "2027-01-31T00:00:00Z" or with an offset / fractional seconds.
+    /// "https://x.example/" → "https://x.example" (OIDC Discovery §4 does the same before
+    /// appending a path to an issuer).
+    static func withoutTrailingSlashes(_ url: String) -> String {
+        var url = url
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
+    }
+
     static func parseInstant(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]

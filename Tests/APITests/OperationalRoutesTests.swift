@@ -28,6 +28,21 @@ import VerifyTesting
         #expect(jwks["keys"]?.arrayValue?.first?["kid"] == "test-key")
     }
 
+    /// An issuer configured with a trailing "/" stays the `iss` as given; URLs under it drop the
+    /// "/" (OIDC Discovery §4) instead of doubling it.
+    @Test func anIssuerWithATrailingSlashGivesCleanURLs() {
+        let t = TestService()
+        var dependencies = APIDependencies(
+            service: t.service, keys: FakeSigner(), issuer: "https://verify.example.test/", clock: t.clock, random: t.random,
+            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {}, devMessages: nil)
+        dependencies.introspection = CredentialIntrospector(verifier: FakeCredentialVerifier(clock: t.clock), redemptions: t.store, random: t.random)
+        let response = APIResponder(dependencies).respond(to: HTTPRequest(method: "GET", path: "/.well-known/openid-configuration"))
+        let doc = (try? JSONValue.parse(response.bodyBytes)) ?? .null
+        #expect(doc["issuer"] == "https://verify.example.test/")
+        #expect(doc["jwks_uri"] == "https://verify.example.test/.well-known/jwks.json")
+        #expect(doc["introspection_endpoint"] == "https://verify.example.test/v1/credentials/introspect")
+    }
+
     @Test func devMessagesOnlyInDevelopment() {
         let dev = APITestHarness()
         dev.inbox.record(DevMessage(to: "+15555550123", body: "b", code: "123456", verificationID: "ver_1", purpose: .signIn, gateway: "console", sentAt: Date()))

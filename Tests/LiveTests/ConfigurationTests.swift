@@ -17,6 +17,11 @@ import VerifyCore
         #expect(try Configuration.load(environment: ["PHONE_VERIFY_HTTP_THREADS": "8"]).httpThreads == 8)
     }
 
+    @Test func thePublicURLIsABaseWithoutATrailingSlash() throws {
+        let c = try Configuration.load(environment: ["PHONE_VERIFY_PUBLIC_URL": "https://verify.example.test//"])
+        #expect(c.publicURL == "https://verify.example.test")
+    }
+
     @Test func environmentOverridesTheConfigFile() throws {
         let path = NSTemporaryDirectory() + "pv-config-\(UUID().uuidString).env"
         try "# comment\nPHONE_VERIFY_CODE_LENGTH=8\nPHONE_VERIFY_AUDIENCE=\"from-file\"\n".write(toFile: path, atomically: true, encoding: .utf8)
