@@ -87,6 +87,18 @@ static inline size_t pv_mhd_client_ip(struct MHD_Connection *connection, char *b
     return text == NULL ? 0 : strlen(buffer);
 }
 
+/// The connection's socket descriptor, or -1.
+static inline int pv_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : (int) info->connect_fd;
+}
+
+/// What the connection notice stored in `socket_context` at start, or NULL.
+static inline void *pv_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
 /// Fills `storage` with an IPv4 or IPv6 socket address for a numeric host and a port.
 /// Returns the address family (AF_INET or AF_INET6), or 0 when `host` is not a numeric address.
 static inline int pv_make_sockaddr(const char *host, uint16_t port, struct sockaddr_storage *storage) {

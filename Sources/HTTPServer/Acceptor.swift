@@ -19,6 +19,7 @@ final class Acceptor: @unchecked Sendable {
     private let socket: Int32
     private let workers: [Worker]
     private let connectionLimit: Int
+    private let deadlines: HeaderDeadlines
     /// A pipe polled next to the socket; `stop()` writes to it to end the loop.
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -27,7 +28,7 @@ final class Acceptor: @unchecked Sendable {
     /// When a connection was last handed to a worker (monotonic nanoseconds; 0: never).
     let lastAcceptNanoseconds = Atomic<UInt64>(0)
 
-    init(socket: Int32, workers: [Worker], connectionLimit: Int) throws {
+    init(socket: Int32, workers: [Worker], connectionLimit: Int, deadlines: HeaderDeadlines) throws {
         precondition(!workers.isEmpty, "an acceptor needs a worker")
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
@@ -37,6 +38,7 @@ final class Acceptor: @unchecked Sendable {
         self.socket = socket
         self.workers = workers
         self.connectionLimit = connectionLimit
+        self.deadlines = deadlines
         self.wakeRead = ends[0]
         self.wakeWrite = ends[1]
     }
@@ -77,6 +79,7 @@ final class Acceptor: @unchecked Sendable {
         var both = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
         var wakeOnly = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
         while !stopping.load(ordering: .acquiring) {
+            deadlines.sweep()
             if atLimit {
                 // At the connection limit, leave new connections in the kernel's backlog (as
                 // libmicrohttpd's own accepting does) rather than accepting them only to be closed.
@@ -88,7 +91,8 @@ final class Acceptor: @unchecked Sendable {
             }
             both[0].revents = 0
             both[1].revents = 0
-            let ready = poll(&both, 2, -1)
+            // Woken at least four times a second to close connections past their header deadline.
+            let ready = poll(&both, 2, 250)
             if ready < 0 {
                 if errno != EINTR { usleep(10_000) }  // not expected; never spin, never give up
                 continue
@@ -134,12 +138,14 @@ final class Acceptor: @unchecked Sendable {
             let worker = leastLoaded
             guard let daemon = worker.daemon else { _ = Glibc.close(client); return }
             worker.connections.add(1, ordering: .relaxed)
+            deadlines.accepted(socket: client)
             let added = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemon.pointer, client, $0, length) }
             }
             // On failure MHD has closed the socket itself (and sends no notice for it).
             if added != .YES {
                 worker.connections.subtract(1, ordering: .relaxed)
+                deadlines.notAdded(socket: client)
             } else {
                 lastAcceptNanoseconds.store(Acceptor.monotonicNanoseconds(), ordering: .releasing)
             }

@@ -26,7 +26,7 @@ extension HTTPServer {
         var workers: [Worker] = []
         do {
             for _ in 0..<config.threadPoolSize {
-                let worker = Worker()
+                let worker = Worker(deadlines: headerDeadlines)
                 worker.daemon = try startDaemon(for: worker)
                 workers.append(worker)
             }

@@ -19,10 +19,13 @@ func mhdRequestCompleted(
     cls: UnsafeMutableRawPointer?, connection: OpaquePointer?,
     requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, reason: MHD_RequestTerminationCode
 ) {
-    guard let cls, let requestContext, let state = requestContext.pointee else { return }
+    guard let cls else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    if let connection { server.headerDeadlines.requestEnded(connection) }
+    guard let requestContext, let state = requestContext.pointee else { return }
     requestContext.pointee = nil
     Unmanaged<RequestState>.fromOpaque(state).release()
-    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
+    server.inFlight.subtract(1, ordering: .releasing)
 }
 
 extension HTTPServer {
@@ -44,6 +47,7 @@ extension HTTPServer {
         let limit = configuration.maxBodyBytes
         guard let existing = requestContext.pointee else {
             inFlight.add(1, ordering: .relaxed)
+            headerDeadlines.headComplete(connection)
             let state = RequestState()
             requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
             if let length = ConnectionReader.header("Content-Length", of: connection),

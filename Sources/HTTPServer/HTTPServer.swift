@@ -39,12 +39,14 @@ public final class HTTPServer: Sendable {
     /// Set by shutdown: responses then carry `Connection: close`.
     let draining = Atomic<Bool>(false)
     let streams = StreamRegistry()
+    let headerDeadlines: HeaderDeadlines
     private let lifecycle = Mutex(Lifecycle.idle)
 
     /// Creates a stopped server; call ``start()`` to listen.
     public init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), responder: any HTTPResponder) {
         self.configuration = configuration
         self.responder = responder
+        self.headerDeadlines = HeaderDeadlines(timeoutSeconds: configuration.headerTimeoutSeconds)
     }
 
     /// Binds the configured address and starts serving.
@@ -56,7 +58,8 @@ public final class HTTPServer: Sendable {
             let acceptor: Acceptor
             do {
                 acceptor = try Acceptor(
-                    socket: listening.socket, workers: listening.workers, connectionLimit: configuration.connectionLimit)
+                    socket: listening.socket, workers: listening.workers, connectionLimit: configuration.connectionLimit,
+                    deadlines: headerDeadlines)
                 try acceptor.start()
             } catch {
                 Self.stop(listening.workers)

@@ -15,6 +15,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionLimit: Int
     /// Seconds a connection may stay idle (including mid-request) before it is closed.
     public var connectionTimeoutSeconds: Int
+    /// Seconds a request head may take to arrive complete, counted from the accept (or from the
+    /// end of the previous response on a keep-alive connection), however the bytes trickle in;
+    /// then the connection is closed. 0 turns it off.
+    public var headerTimeoutSeconds: Double
     /// Largest request body accepted; larger ones get 413 without reaching the responder.
     public var maxBodyBytes: Int
     /// Per-connection buffer memory; request heads that do not fit get 431 (or 414/400).
@@ -27,6 +31,7 @@ public struct HTTPServerConfiguration: Sendable {
         threadPoolSize: Int = 2,
         connectionLimit: Int = 4096,
         connectionTimeoutSeconds: Int = 10,
+        headerTimeoutSeconds: Double = 10,
         maxBodyBytes: Int = 16 * 1024,
         memoryLimitPerConnection: Int = 32 * 1024
     ) {
@@ -35,6 +40,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.threadPoolSize = threadPoolSize
         self.connectionLimit = connectionLimit
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.headerTimeoutSeconds = headerTimeoutSeconds
         self.maxBodyBytes = maxBodyBytes
         self.memoryLimitPerConnection = memoryLimitPerConnection
     }

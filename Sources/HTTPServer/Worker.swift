@@ -11,13 +11,28 @@ final class Worker: @unchecked Sendable {
     // @unchecked: `daemon` is set once, before the acceptor or any connection exists.
     var daemon: DaemonHandle?
     let connections = Atomic<Int>(0)
+    let deadlines: HeaderDeadlines
+
+    init(deadlines: HeaderDeadlines) {
+        self.deadlines = deadlines
+    }
 }
 
-/// MHD's connection notice (cls: the ``Worker``): a closed connection frees its place.
+/// MHD's connection notice (cls: the ``Worker``): a started connection's header deadline is
+/// tied to it; a closed connection frees its place and its deadline.
 func mhdConnectionNotice(
     cls: UnsafeMutableRawPointer?, connection: OpaquePointer?, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     code: MHD_ConnectionNotificationCode
 ) {
-    guard let cls, code == .CONNECTION_NOTIFY_CLOSED else { return }
-    Unmanaged<Worker>.fromOpaque(cls).takeUnretainedValue().connections.subtract(1, ordering: .relaxed)
+    guard let cls else { return }
+    let worker = Unmanaged<Worker>.fromOpaque(cls).takeUnretainedValue()
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED:
+        if let connection, let socketContext { worker.deadlines.started(connection, context: socketContext) }
+    case .CONNECTION_NOTIFY_CLOSED:
+        if let socketContext { worker.deadlines.closed(context: socketContext) }
+        worker.connections.subtract(1, ordering: .relaxed)
+    default:
+        break
+    }
 }

@@ -1,0 +1,112 @@
+import CMicroHTTPD
+import Glibc
+import Synchronization
+
+/// Closes connections whose request head is not complete within the header timeout (10 s by
+/// default): libmicrohttpd's own timeout is an idle timeout, which a client sending one byte
+/// every few seconds never reaches, holding a connection place for ever.
+///
+/// Each accepted socket gets a duplicate descriptor that this registry owns. A connection's
+/// deadline starts when it is accepted and again when a response ends (the next head on a
+/// keep-alive connection); it is cleared when libmicrohttpd hands a complete head to the server.
+/// ``sweep()`` (called by the acceptor thread about four times a second) shuts the overdue
+/// sockets down through their duplicates: libmicrohttpd then reads end-of-stream and closes
+/// the connection itself. Because the duplicate stays open until libmicrohttpd reports the
+/// connection closed, the shutdown can never hit a descriptor reused by something else.
+final class HeaderDeadlines: Sendable {
+    private struct State {
+        /// Duplicate descriptor → deadline (monotonic ns; 0: head complete, no deadline).
+        var deadlines: [Int32: UInt64] = [:]
+        /// Accepted descriptor → its duplicate, until libmicrohttpd's start notice takes it.
+        var pending: [Int32: Int32] = [:]
+    }
+
+    let timeoutNanoseconds: UInt64
+    private let state = Mutex(State())
+
+    init(timeoutSeconds: Double) {
+        timeoutNanoseconds = UInt64(max(0, timeoutSeconds) * 1_000_000_000)
+    }
+
+    /// Before `MHD_add_connection(socket)`: starts the clock. Returns false when no duplicate
+    /// could be made (the connection is then served without a header deadline).
+    @discardableResult
+    func accepted(socket: Int32) -> Bool {
+        guard timeoutNanoseconds > 0 else { return false }
+        let duplicate = fcntl(socket, F_DUPFD_CLOEXEC, 0)
+        guard duplicate >= 0 else { return false }
+        let deadline = Acceptor.monotonicNanoseconds() + timeoutNanoseconds
+        state.withLock { state in
+            state.deadlines[duplicate] = deadline
+            state.pending[socket] = duplicate
+        }
+        return true
+    }
+
+    /// `MHD_add_connection` failed (it closed `socket`): forgets it unless the start notice came.
+    func notAdded(socket: Int32) {
+        state.withLock { state in
+            guard let duplicate = state.pending.removeValue(forKey: socket) else { return }
+            state.deadlines[duplicate] = nil
+            _ = Glibc.close(duplicate)
+        }
+    }
+
+    /// libmicrohttpd's start notice: the connection's context remembers its duplicate.
+    func started(_ connection: OpaquePointer, context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        let socket = pv_mhd_connection_fd(connection)
+        guard socket >= 0, let duplicate = state.withLock({ $0.pending.removeValue(forKey: socket) }) else { return }
+        context.pointee = UnsafeMutableRawPointer(bitPattern: Int(duplicate) + 1)
+    }
+
+    /// The request head is complete.
+    func headComplete(_ connection: OpaquePointer) {
+        guard let duplicate = Self.duplicate(of: connection) else { return }
+        state.withLock { state in
+            if state.deadlines[duplicate] != nil { state.deadlines[duplicate] = 0 }
+        }
+    }
+
+    /// A request ended: the next head on this connection has the timeout from now.
+    func requestEnded(_ connection: OpaquePointer) {
+        guard let duplicate = Self.duplicate(of: connection) else { return }
+        let deadline = Acceptor.monotonicNanoseconds() + timeoutNanoseconds
+        state.withLock { state in
+            if state.deadlines[duplicate] != nil { state.deadlines[duplicate] = deadline }
+        }
+    }
+
+    /// libmicrohttpd's close notice: the duplicate is closed and forgotten.
+    func closed(context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        guard let raw = context.pointee else { return }
+        context.pointee = nil
+        let duplicate = Int32(Int(bitPattern: raw) - 1)
+        state.withLock { state in
+            guard state.deadlines.removeValue(forKey: duplicate) != nil else { return }
+            _ = Glibc.close(duplicate)
+        }
+    }
+
+    /// Shuts down every connection past its deadline; returns how many.
+    @discardableResult
+    func sweep() -> Int {
+        let now = Acceptor.monotonicNanoseconds()
+        return state.withLock { state in
+            var overdue = 0
+            for (duplicate, deadline) in state.deadlines where deadline != 0 && deadline < now {
+                _ = Glibc.shutdown(duplicate, Int32(SHUT_RDWR))
+                state.deadlines[duplicate] = 0
+                overdue += 1
+            }
+            return overdue
+        }
+    }
+
+    /// Connections being watched (tests).
+    var count: Int { state.withLock { $0.deadlines.count } }
+
+    private static func duplicate(of connection: OpaquePointer) -> Int32? {
+        guard let raw = pv_mhd_socket_context(connection) else { return nil }
+        return Int32(Int(bitPattern: raw) - 1)
+    }
+}
