@@ -47,6 +47,12 @@ public final class Application: @unchecked Sendable {
         for name in c.unknownVariables {
             logger.warning("unknown setting ignored (typo?)", [("name", name)])
         }
+        let files = FileLimit.raise(forConnections: c.maxConnections)
+        if files.limit < files.wanted {
+            logger.warning("open-file limit below what PHONE_VERIFY_MAX_CONNECTIONS needs; raise the hard limit (ulimit -Hn, LimitNOFILE=)", [
+                ("limit", String(files.limit)), ("wanted", String(files.wanted)),
+            ])
+        }
         try FileManager.default.createDirectory(atPath: c.dataDirectory, withIntermediateDirectories: true)
         let opened = try StoreFactory.open(c)
         self.opened = opened
