@@ -108,14 +108,13 @@ public struct APIResponder: HTTPResponder {
         let started = DispatchTime.now().uptimeNanoseconds
         var context = RouteContext(
             requestID: requestID(request), clientIP: ClientIPResolver.limitKey(dependencies.clientIP.resolve(request)))
-        var error: VerifyError?
-        var response = route(request, &context, error: &error)
+        var response = route(request, &context)
         response.headers.set("X-Request-Id", context.requestID)
         if request.method == "HEAD" { response.body = .bytes([]) }
         let micros = (DispatchTime.now().uptimeNanoseconds - started) / 1000
         httpMetrics?.observe(
             route: context.route.isEmpty ? "unmatched" : context.route, method: request.method, status: response.status,
-            seconds: Double(micros) / 1e6, error: error)
+            seconds: Double(micros) / 1e6)
         let logger = dependencies.logger
         if logger.isEnabled(.info) {
             logger.info("request", [
@@ -127,7 +126,7 @@ public struct APIResponder: HTTPResponder {
         return response
     }
 
-    private func route(_ request: HTTPRequest, _ context: inout RouteContext, error failure: inout VerifyError?) -> HTTPResponse {
+    private func route(_ request: HTTPRequest, _ context: inout RouteContext) -> HTTPResponse {
         switch router.match(method: request.method, path: request.path) {
         case .notFound:
             if dependencies.twilioCompat != nil && TwilioCompatRoutes.owns(request.path) {
@@ -150,7 +149,6 @@ public struct APIResponder: HTTPResponder {
             do {
                 return try handler(request, context)
             } catch let error as VerifyError {
-                failure = error
                 return JSONResponse.error(error)
             } catch {
                 dependencies.logger.error("unhandled error", [

@@ -11,6 +11,7 @@ final class MetricsSink: EventSink, @unchecked Sendable {
     private let checks: Counter
     private let gatewayCalls: Counter
     private let gatewayLatency: Histogram
+    private let refusals: Counter
 
     init(registry: MetricsRegistry) {
         self.registry = registry
@@ -23,6 +24,10 @@ final class MetricsSink: EventSink, @unchecked Sendable {
             labels: ["gateway", "outcome"])
         gatewayLatency = registry.histogram(
             "phoneverify_gateway_request_duration_seconds", "Latency of SMS gateway calls", labels: ["gateway"])
+        refusals = registry.counter(
+            "phoneverify_refusals_total",
+            "Starts, resends and checks refused by rate limits and the fraud guard (native, MFA and Twilio-compatible APIs), by error code and scope",
+            labels: ["code", "scope"])
         registry.gauge("phoneverify_build_info", "Build information", labels: ["version", "swift"])
             .set(1, [CommandLineTool.version, Self.swiftVersion])
     }
@@ -38,6 +43,8 @@ final class MetricsSink: EventSink, @unchecked Sendable {
         case .gatewayCall(let gateway, let outcome, let seconds):
             gatewayCalls.increment([gateway, outcome])
             gatewayLatency.observe(seconds, [gateway])
+        case .refused(let code, let scope):
+            refusals.increment([code, scope])
         }
     }
 

@@ -9,6 +9,9 @@ public enum DomainEvent: Sendable, Equatable {
     case verificationEnded(reason: String, region: String)
     /// One call to one gateway: "sent", "retryable" or "permanent", and how long it took.
     case gatewayCall(gateway: String, outcome: String, seconds: Double)
+    /// A rate limit or the fraud guard refused a start, resend or check (`code`: rate_limited or
+    /// suspected_fraud; `scope`: the limit's or the guard's), whichever API asked.
+    case refused(code: String, scope: String)
 }
 
 /// Receives domain events; must be cheap and never block.

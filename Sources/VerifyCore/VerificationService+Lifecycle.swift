@@ -27,7 +27,7 @@ extension VerificationService {
         try options.validate()
         let fresh = options.customCode ?? CodeGenerator(length: options.codeLength ?? policy.codeLength, random: random).next()
         let random = self.random
-        let outcome = try store.write(reading: ReadSet(verifications: [id])) { tx -> StartOutcome in
+        let outcome = try countingRefusals { try store.write(reading: ReadSet(verifications: [id])) { tx -> StartOutcome in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
                 throw VerifyError.notFound(id)
             }
@@ -76,7 +76,7 @@ extension VerificationService {
             }
             try tx.update(v)
             return StartOutcome(verification: v, replayed: false, rateLimit: report)
-        }
+        } }
         notifier.messagesSuperseded(verificationID: id)
         notifier.messagesQueued()
         return outcome
@@ -97,7 +97,7 @@ extension VerificationService {
         let reads = ReadSet(
             verifications: [id], limitKeys: protection.limiter.keys(protection.checkSubjects(client: clientIP)),
             factorSubjects: subject.map { [$0] } ?? [])
-        let (outcome, region) = try store.write(reading: reads) { tx -> (Result<ApprovedCheck, VerifyError>, String?) in
+        let (outcome, region) = try countingRefusals { try store.write(reading: reads) { tx -> (Result<ApprovedCheck, VerifyError>, String?) in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose), subject == nil || v.subject == subject else {
                 return (.failure(VerifyError.notFound(id)), nil)
             }
@@ -124,9 +124,19 @@ extension VerificationService {
             return (.failure(VerifyError(
                 .incorrectCode, "the code is incorrect",
                 details: ["attempts_remaining": .int(Int64(v.attemptsRemaining))], rateLimit: report)), v.region)
-        }
+        } }
         record(outcome, region: region)
         return try outcome.get()
+    }
+
+    /// Runs `body`; a refusal by a rate limit or the fraud guard is counted on its way out.
+    func countingRefusals<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as VerifyError where error.code == .rateLimited || error.code == .suspectedFraud {
+            events.record(.refused(code: error.code.rawValue, scope: error.details["scope"]?.stringValue ?? "unknown"))
+            throw error
+        }
     }
 
     /// Counts a check's outcome.

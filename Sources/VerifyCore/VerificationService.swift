@@ -147,7 +147,7 @@ public struct VerificationService: Sendable {
             fraudKeys: protection.fraudKeys(phone: number.e164, region: number.region),
             fraudSince: protection.fraud.countsSince(now),
             idempotencyKeys: scopedKey.map { [$0] } ?? [])
-        let outcome = try store.write(reading: reads) { tx -> StartOutcome in
+        let outcome = try countingRefusals { try store.write(reading: reads) { tx -> StartOutcome in
             if let scopedKey, let record = try tx.idempotencyRecord(key: scopedKey, notBefore: notBefore) {
                 guard record.fingerprint == fingerprint else {
                     throw VerifyError(
@@ -175,7 +175,7 @@ public struct VerificationService: Sendable {
                     createdAt: now))
             }
             return StartOutcome(verification: verification, replayed: false, rateLimit: report)
-        }
+        } }
         if !outcome.replayed {
             if let queued {
                 if lease != nil { notifier.handOff(queued.message, payload: queued.payload) } else { notifier.messagesQueued() }

@@ -8,17 +8,19 @@ public struct TestService {
     public let clock: ManualClock
     public let random: SeededRandom
     public let notifier: CountingNotifier
+    public let events: RecordingEvents
 
     public init(policy: VerificationPolicy = VerificationPolicy(), protection: AbuseProtection = AbuseProtection(), seed: UInt64 = 7) {
         store = InMemoryStore()
         clock = ManualClock()
         random = SeededRandom(seed: seed)
         notifier = CountingNotifier()
+        events = RecordingEvents()
         service = VerificationService(
             store: store, parser: FakePhoneParser(), hasher: FakeHasher(), sealer: FakeSealer(), random: random,
             clock: clock, policy: policy, composer: TemplateComposer(), notifier: notifier,
             issuer: CredentialIssuer(issuer: "http://issuer.test", audience: "main-auth", keys: FakeSigner(), random: random),
-            protection: protection)
+            protection: protection, events: events)
     }
 
     /// The code inside the newest queued message of a verification (tests read it like a phone would).

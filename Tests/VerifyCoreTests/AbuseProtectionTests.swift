@@ -63,6 +63,22 @@ import VerifyTesting
         #expect(t.store.messages.count == sent)  // nothing queued
     }
 
+    /// Refusals are counted where they happen, so every API (native, MFA, Twilio-compatible) shows
+    /// up in `phoneverify_refusals_total`.
+    @Test func refusedStartsResendsAndChecksAreCounted() throws {
+        var policy = VerificationPolicy()
+        policy.resendCooldown = 0
+        let t = TestService(
+            policy: policy, protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: "phone_send=2/1h;ip_check=1/10m")))
+        let v = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
+        _ = try t.service.resend(id: v.id)
+        #expect(refusal { _ = try t.service.resend(id: v.id) }?.code == .rateLimited)
+        #expect(refusal { _ = try t.service.start(StartRequest(phoneNumber: "+15555550123")) }?.code == .rateLimited)
+        _ = try? t.service.check(id: v.id, code: "000000", clientIP: "10.0.0.1")
+        #expect(refusal { _ = try t.service.check(id: v.id, code: "000000", clientIP: "10.0.0.1") }?.code == .rateLimited)
+        #expect(t.events.refusals == ["rate_limited/phone", "rate_limited/phone", "rate_limited/ip"])
+    }
+
     @Test func resendsCountAsSends() throws {
         var policy = VerificationPolicy()
         policy.resendCooldown = 0
