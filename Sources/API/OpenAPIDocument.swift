@@ -3394,7 +3394,8 @@ public enum OpenAPIDocument {
             "additionalProperties": false,
             "required": [
               "code",
-              "message"
+              "message",
+              "details"
             ],
             "properties": {
               "code": {

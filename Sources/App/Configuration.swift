@@ -279,7 +279,6 @@ public struct Configuration: Sendable {
         if !reader.problems.isEmpty { throw ConfigurationError(problems: reader.problems) }
     }
 
-    /// "2027-01-31T00:00:00Z" or with an offset / fractional seconds.
     /// "https://x.example/" → "https://x.example" (OIDC Discovery §4 does the same before
     /// appending a path to an issuer).
     static func withoutTrailingSlashes(_ url: String) -> String {
@@ -288,6 +287,7 @@ public struct Configuration: Sendable {
         return url
     }
 
+    /// "2027-01-31T00:00:00Z" or with an offset / fractional seconds.
     static func parseInstant(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]

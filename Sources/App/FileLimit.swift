@@ -6,7 +6,7 @@ enum FileLimit {
     /// Raises the soft `RLIMIT_NOFILE` towards what `connections` need (never above the hard
     /// limit; never lowers it). Returns (soft limit now, descriptors wanted).
     static func raise(forConnections connections: Int) -> (limit: UInt64, wanted: UInt64) {
-        let wanted = UInt64(connections) * 2 + 256
+        let wanted = UInt64(connections) * 2 + 512
         var limits = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return (0, wanted) }
         if UInt64(limits.rlim_cur) < wanted {

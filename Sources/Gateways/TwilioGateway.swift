@@ -59,7 +59,7 @@ public struct TwilioGateway: SMSGateway {
             return .sent(via: name, providerMessageID: sid, status: .sent)
         }
         let code = body?["code"]?.intValue
-        let detail = "code \(code.map(String.init) ?? "-"): \(body?["message"]?.stringValue ?? response.text.prefix(200).description)"
+        let detail = "code \(code.map(String.init) ?? "-"): \(body?["message"]?.stringValue ?? response.text.prefix(4000).description)"
         if let transient = GatewayHTTP.transient(response, gateway: name, detail: detail) { return transient }
         if let code, Self.destinationErrors.contains(code) { return .permanent(reason: "twilio \(detail)") }
         // Credentials, sender or account problems: this gateway cannot send now, another may.

@@ -61,7 +61,8 @@ public struct WebhookGateway: SMSGateway {
             let id = reply?["id"]?.stringValue ?? reply?["message_id"]?.stringValue
             return .sent(via: name, providerMessageID: id, status: .sent)
         }
-        let detail = "webhook: HTTP \(response.status) \(response.text.prefix(200))"
+        // Bounded here; the delivery worker scrubs it, then cuts it to its stored length.
+        let detail = "webhook: HTTP \(response.status) \(response.text.prefix(4000))"
         if let transient = GatewayHTTP.transient(response, gateway: name, detail: "") { return transient }
         if [401, 403, 404].contains(response.status) { return .retryable(reason: detail, retryAfter: nil) }
         return .permanent(reason: detail)

@@ -147,14 +147,9 @@ final class Acceptor: @unchecked Sendable {
                 worker.connections.subtract(1, ordering: .relaxed)
                 deadlines.notAdded(socket: client)
             } else {
-                lastAcceptNanoseconds.store(Acceptor.monotonicNanoseconds(), ordering: .releasing)
+                lastAcceptNanoseconds.store(Monotonic.nanoseconds(), ordering: .releasing)
             }
         }
     }
 
-    static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-    }
 }

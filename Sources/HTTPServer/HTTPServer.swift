@@ -63,6 +63,7 @@ public final class HTTPServer: Sendable {
                 try acceptor.start()
             } catch {
                 Self.stop(listening.workers)
+                headerDeadlines.closeAll()
                 _ = Glibc.close(listening.socket)
                 if case .startFailed(_, _, let reason) = error as? HTTPServerError {
                     throw HTTPServerError.startFailed(host: configuration.host, port: listening.port, reason: reason)
@@ -126,7 +127,7 @@ public final class HTTPServer: Sendable {
         let lastAccept = acceptor.lastAcceptNanoseconds.load(ordering: .acquiring)
         let settleUntil = lastAccept == 0 ? 0 : lastAccept + Self.settleNanoseconds
         while ContinuousClock.now < deadline
-            && (inFlight.load(ordering: .acquiring) > 0 || Acceptor.monotonicNanoseconds() < settleUntil)
+            && (inFlight.load(ordering: .acquiring) > 0 || Monotonic.nanoseconds() < settleUntil)
         {
             usleep(2_000)
         }
@@ -137,6 +138,7 @@ public final class HTTPServer: Sendable {
         }
         guard let running else { return }
         Self.stop(running.workers)
+        headerDeadlines.closeAll()
         _ = Glibc.close(running.listenSocket)
     }
 

@@ -17,7 +17,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionTimeoutSeconds: Int
     /// Seconds a request head may take to arrive complete, counted from the accept (or from the
     /// end of the previous response on a keep-alive connection), however the bytes trickle in;
-    /// then the connection is closed. 0 turns it off.
+    /// then the connection is closed. It also bounds how long a keep-alive connection may wait
+    /// idle for its next request, whatever ``connectionTimeoutSeconds`` says. 0 turns it off.
     public var headerTimeoutSeconds: Double
     /// Largest request body accepted; larger ones get 413 without reaching the responder.
     public var maxBodyBytes: Int

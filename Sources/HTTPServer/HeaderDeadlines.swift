@@ -35,8 +35,14 @@ final class HeaderDeadlines: Sendable {
         guard timeoutNanoseconds > 0 else { return false }
         let duplicate = fcntl(socket, F_DUPFD_CLOEXEC, 0)
         guard duplicate >= 0 else { return false }
-        let deadline = Acceptor.monotonicNanoseconds() + timeoutNanoseconds
+        let deadline = Monotonic.nanoseconds() + timeoutNanoseconds
         state.withLock { state in
+            // A descriptor number still pending was closed by libmicrohttpd without any notice
+            // (a connection dropped before it started): its duplicate goes now.
+            if let stale = state.pending.removeValue(forKey: socket) {
+                state.deadlines[stale] = nil
+                _ = Glibc.close(stale)
+            }
             state.deadlines[duplicate] = deadline
             state.pending[socket] = duplicate
         }
@@ -52,7 +58,8 @@ final class HeaderDeadlines: Sendable {
         }
     }
 
-    /// libmicrohttpd's start notice: the connection's context remembers its duplicate.
+    /// libmicrohttpd's start notice (on the daemon's thread, some time after the add): the
+    /// connection's context remembers its duplicate.
     func started(_ connection: OpaquePointer, context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
         let socket = pv_mhd_connection_fd(connection)
         guard socket >= 0, let duplicate = state.withLock({ $0.pending.removeValue(forKey: socket) }) else { return }
@@ -70,7 +77,7 @@ final class HeaderDeadlines: Sendable {
     /// A request ended: the next head on this connection has the timeout from now.
     func requestEnded(_ connection: OpaquePointer) {
         guard let duplicate = Self.duplicate(of: connection) else { return }
-        let deadline = Acceptor.monotonicNanoseconds() + timeoutNanoseconds
+        let deadline = Monotonic.nanoseconds() + timeoutNanoseconds
         state.withLock { state in
             if state.deadlines[duplicate] != nil { state.deadlines[duplicate] = deadline }
         }
@@ -87,18 +94,35 @@ final class HeaderDeadlines: Sendable {
         }
     }
 
-    /// Shuts down every connection past its deadline; returns how many.
+    /// Shuts down every connection past its deadline; returns how many. A duplicate whose
+    /// connection never started within the timeout belongs to a connection libmicrohttpd dropped
+    /// without a notice: it is closed instead.
     @discardableResult
     func sweep() -> Int {
-        let now = Acceptor.monotonicNanoseconds()
+        let now = Monotonic.nanoseconds()
         return state.withLock { state in
+            guard !state.deadlines.isEmpty else { return 0 }
             var overdue = 0
+            for (socket, duplicate) in state.pending where (state.deadlines[duplicate] ?? 0) < now {
+                state.pending[socket] = nil
+                state.deadlines[duplicate] = nil
+                _ = Glibc.close(duplicate)
+                overdue += 1
+            }
             for (duplicate, deadline) in state.deadlines where deadline != 0 && deadline < now {
                 _ = Glibc.shutdown(duplicate, Int32(SHUT_RDWR))
                 state.deadlines[duplicate] = 0
                 overdue += 1
             }
             return overdue
+        }
+    }
+
+    /// After every daemon has stopped (no notice can come any more): closes what is left.
+    func closeAll() {
+        state.withLock { state in
+            for duplicate in state.deadlines.keys { _ = Glibc.close(duplicate) }
+            state = State()
         }
     }
 

@@ -9,14 +9,16 @@ public enum Redaction {
     public static let numberDigits = 7
 
     /// `text` with every occurrence of each secret (e.g. the code, the E.164 number) and every
-    /// number-like run of `numberDigits` or more digits replaced by "[redacted]".
-    public static func scrub(_ text: String, secrets: [String]) -> String {
-        var result = text
+    /// number-like run of `numberDigits` or more digits replaced by "[redacted]", then cut to
+    /// `maxLength` characters. Cutting comes last: cut first, a secret split at the edge (the
+    /// first digits of a code) would no longer match and would stay.
+    public static func scrub(_ text: String, secrets: [String], maxLength: Int = 300) -> String {
+        var result = String(text.prefix(16 * 1024))
         // Longest first, so a secret inside another is not left half replaced.
         for secret in secrets.filter({ !$0.isEmpty }).sorted(by: { $0.count > $1.count }) {
             result = result.replacingAll(secret, with: redacted)
         }
-        return maskingNumbers(result)
+        return String(maskingNumbers(result).prefix(maxLength))
     }
 
     private static func maskingNumbers(_ text: String) -> String {
@@ -44,8 +46,10 @@ public enum Redaction {
                 out.append(contentsOf: redacted.unicodeScalars)
                 i = end
             } else {
-                out.append(scalars[i])
-                i += 1
+                // No shorter run inside this one has more digits: copy it whole (linear time).
+                let stop = max(j, i + 1)
+                out.append(contentsOf: scalars[i..<stop])
+                i = stop
             }
         }
         return String(out)

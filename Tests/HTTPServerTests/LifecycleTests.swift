@@ -115,8 +115,10 @@ struct LifecycleTests {
         try server.start()
         let connection = try RawHTTPConnection(port: server.port)
         let stopped = DispatchGroup()
+        let port = server.port
         DispatchQueue(label: "shutdown").async(group: stopped) { server.shutdown(graceSeconds: 5) }
-        usleep(30_000)
+        // Once new connections are refused, the shutdown is under way (and draining).
+        for _ in 0..<200 where (try? RawHTTPConnection(port: port)) != nil { usleep(5_000) }
         let response = try connection.exchange("GET /late HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(response.status == 200 && response.text == "ok /late")
         #expect(response.header("Connection")?.lowercased() == "close")

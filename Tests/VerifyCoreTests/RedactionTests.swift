@@ -21,4 +21,12 @@ import VerifyCore
         #expect(clean == #"webhook: HTTP 400 {"to":"[redacted]","code":"[redacted]","body":"Your code is [redacted]"}"#)
         #expect(Redaction.scrub("", secrets: ["", "1"]) == "")
     }
+
+    /// Scrubbed before it is cut: a code straddling the cut would otherwise leave its first digits.
+    @Test func aSecretAtTheCutIsStillRemoved() {
+        let text = String(repeating: "x", count: 297) + #""123456""#
+        let clean = Redaction.scrub(text, secrets: ["123456"])
+        #expect(clean.count == 300 && !clean.contains("123"))
+        #expect(Redaction.scrub(String(repeating: "1 ", count: 50_000), secrets: []).hasPrefix("[redacted]"))
+    }
 }
