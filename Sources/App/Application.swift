@@ -87,9 +87,15 @@ public final class Application: @unchecked Sendable {
         self.worker = worker
         worker.start()
         try store.activate(try StoreKeyRing.record(for: signer, at: clock.now()), now: clock.now(), credentialLifetime: TimeInterval(c.credentialTTL))
-        let keyRing = try StoreKeyRing(active: signer, store: store, clock: clock, credentialLifetime: TimeInterval(c.credentialTTL)) {
-            // A development key rotated by `phone-verify keys rotate` is picked up without a restart.
-            c.signingKeyFile == nil ? (try? KeyMaterial.signingKey(c)).flatMap { try? JWTSigner(key: $0) } : nil
+        let keyRing = try StoreKeyRing(
+            active: signer, store: store, clock: clock, refreshInterval: TimeInterval(c.keyRefreshSeconds),
+            credentialLifetime: TimeInterval(c.credentialTTL)
+        ) {
+            // When the store's active key is a new one (`phone-verify keys rotate`, here or on another
+            // replica), the key file is read again: the development key the command wrote, or the
+            // PEM the operator installed at PHONE_VERIFY_SIGNING_KEY_FILE. A file that still holds
+            // the old key changes nothing; the old key keeps signing and stays published.
+            (try? KeyMaterial.signingKey(c)).flatMap { try? JWTSigner(key: $0) }
         }
         let credentials = CredentialIssuer(
             issuer: issuer, audience: c.audience, lifetime: c.credentialTTL, keys: keyRing, random: random)

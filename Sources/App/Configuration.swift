@@ -26,6 +26,8 @@ public struct Configuration: Sendable {
     public var audience = "main-auth"
     public var credentialTTL = 300
     public var signingKeyFile: String?
+    /// Seconds between rereads of the store's signing keys (and of the key file after a rotation).
+    public var keyRefreshSeconds = 30
     public var signingAlgorithm = "EdDSA"
     public var codeSecret: String?
     public var policy = VerificationPolicy()
@@ -124,6 +126,7 @@ public struct Configuration: Sendable {
         audience = reader.string("PHONE_VERIFY_AUDIENCE") ?? audience
         credentialTTL = reader.int("PHONE_VERIFY_CREDENTIAL_TTL", in: 30...86_400) ?? credentialTTL
         signingKeyFile = reader.string("PHONE_VERIFY_SIGNING_KEY_FILE")
+        keyRefreshSeconds = reader.int("PHONE_VERIFY_KEY_REFRESH", in: 1...3600) ?? keyRefreshSeconds
         signingAlgorithm = reader.string("PHONE_VERIFY_SIGNING_ALGORITHM") ?? signingAlgorithm
         if !["EdDSA", "ES256", "RS256"].contains(signingAlgorithm) {
             reader.problem("PHONE_VERIFY_SIGNING_ALGORITHM", "must be EdDSA, ES256 or RS256")

@@ -24,13 +24,7 @@ enum KeysCommand {
             }
             return 0
         case ("rotate", 1):
-            guard c.signingKeyFile == nil else {
-                fail("""
-                    production keys come from PHONE_VERIFY_SIGNING_KEY_FILE: install the new PEM there and restart \
-                    (rolling); the previous key keeps verifying until its last credential expires
-                    """)
-                return 64
-            }
+            if c.signingKeyFile != nil { return try activateInstalledKey(c, store: store, now: now) }
             let algorithm = SigningAlgorithm(rawValue: c.signingAlgorithm) ?? .ed25519
             let signer = try JWTSigner(key: try SigningKey.generate(algorithm))
             try KeyMaterial.writeSecretFile(c.dataDirectory + "/signing-key.pem", contents: try signer.key.privateKeyPEM())
@@ -48,6 +42,26 @@ enum KeysCommand {
             fail("usage: phone-verify keys list | rotate | retire KID")
             return 64
         }
+    }
+
+    /// With PHONE_VERIFY_SIGNING_KEY_FILE the new key is the PEM the operator installed there:
+    /// it becomes the active key in the store, and each running replica signs with it as soon as
+    /// its own key file holds it (checked every PHONE_VERIFY_KEY_REFRESH seconds).
+    static func activateInstalledKey(_ c: Configuration, store: any AppStore, now: Date) throws -> Int32 {
+        let signer = try JWTSigner(key: try KeyMaterial.signingKey(c))
+        if try store.signingKeys().contains(where: { $0.kid == signer.keyID && $0.status == .active }) {
+            fail("""
+                the key in PHONE_VERIFY_SIGNING_KEY_FILE (\(signer.keyID)) is already the active key: install the new PEM \
+                there first (on every replica), then run this again
+                """)
+            return 65
+        }
+        try store.activate(try StoreKeyRing.record(for: signer, at: now), now: now, credentialLifetime: TimeInterval(c.credentialTTL))
+        print("""
+            {"active":"\(signer.keyID)","note":"replicas sign with it within \(c.keyRefreshSeconds) s once their key file holds it; \
+            the previous key stays in JWKS until their last credential expires"}
+            """)
+        return 0
     }
 
     static func fail(_ message: String) {

@@ -67,3 +67,60 @@ def test_migrate_reports_the_schema_version(data_dir):
     out = run(["migrate"], data_dir)
     assert out.returncode == 0
     assert json.loads(out.stdout)["schema_version"] >= 5
+
+
+def test_keys_rotate_activates_an_installed_key_file_without_a_restart(data_dir):
+    """Production keys come from PHONE_VERIFY_SIGNING_KEY_FILE: the operator installs the new PEM
+    there, runs `keys rotate`, and the running service signs with it within the refresh time."""
+    import time
+
+    import jwt
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+
+    def write_key(path):
+        pem = ed25519.Ed25519PrivateKey.generate().private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        with open(path + ".new", "wb") as f:
+            f.write(pem)
+        os.replace(path + ".new", path)
+
+    key_file = os.path.join(data_dir, "installed-key.pem")
+    write_key(key_file)
+    env = {"PHONE_VERIFY_SIGNING_KEY_FILE": key_file, "PHONE_VERIFY_KEY_REFRESH": "1"}
+
+    def credential(server, phone):
+        status, _, started = server.request("POST", "/v1/verifications", {"phone_number": phone})
+        assert status == 201, started
+        code = server.wait_for_code(started["id"], phone)
+        status, _, checked = server.request("POST", f"/v1/verifications/{started['id']}/check", {"code": code})
+        assert status == 200, checked
+        return checked["credential"]["token"]
+
+    server = Server(data_dir, env).start()
+    try:
+        first = credential(server, "+14155552681")
+        old = jwt.get_unverified_header(first)["kid"]
+        refused = run(["keys", "rotate"], data_dir, env)
+        assert refused.returncode == 65 and "already the active key" in refused.stderr
+
+        write_key(key_file)
+        rotated = run(["keys", "rotate"], data_dir, env)
+        assert rotated.returncode == 0, rotated.stderr
+        new = json.loads(rotated.stdout)["active"]
+        assert new != old
+        deadline = time.time() + 10
+        while True:
+            token = credential(server, "+14155552682")
+            if jwt.get_unverified_header(token)["kid"] == new or time.time() > deadline:
+                break
+            time.sleep(0.5)
+        assert jwt.get_unverified_header(token)["kid"] == new
+        _, _, jwks = server.request("GET", "/.well-known/jwks.json")
+        assert {old, new} <= {k["kid"] for k in jwks["keys"]}  # the old key still verifies its credentials
+        keys = {k["kid"]: jwt.PyJWK(k).key for k in jwks["keys"]}
+        for token in (first, token):
+            kid = jwt.get_unverified_header(token)["kid"]
+            assert jwt.decode(token, keys[kid], algorithms=["EdDSA"], audience="main-auth")["sub"].startswith("tel:")
+    finally:
+        server.stop()
