@@ -17,6 +17,8 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
     private var signer: JWTSigner
     private var published: [JSONValue] = []
     private var refreshedAt = Date.distantPast
+    /// A new active key this ring has seen but does not sign with yet, and since when.
+    private var newActive: (kid: String, since: Date)?
     /// When an unknown key last forced a refresh (at most one a second, whatever tokens arrive).
     private var forcedAt = Date.distantPast
     static let forcedRefreshInterval: TimeInterval = 1
@@ -66,14 +68,25 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
         if due { try? refresh(now: now) }
     }
 
-    /// Re-reads the published keys (and switches signer when a new active key can be loaded).
+    /// Re-reads the published keys, and switches signer to a new active key that `reload` can
+    /// provide once this ring has seen that key for a whole refresh interval: by then every replica
+    /// has reread the store and publishes it, so no verifier meets a credential whose key the
+    /// replica it asks does not publish yet.
     public func refresh(now: Date) throws {
         let records = try store.signingKeys()
         var current = { self.lock.lock(); defer { self.lock.unlock() }; return self.signer }()
-        if let active = records.first(where: { $0.status == .active }), active.kid != current.keyID,
-            let candidate = reload(), candidate.keyID == active.kid
-        {
-            current = candidate
+        if let active = records.first(where: { $0.status == .active }), active.kid != current.keyID {
+            let since: Date = {
+                self.lock.lock()
+                defer { self.lock.unlock() }
+                if newActive?.kid != active.kid { newActive = (active.kid, now) }
+                return newActive!.since
+            }()
+            if now.timeIntervalSince(since) >= refreshInterval, let candidate = reload(), candidate.keyID == active.kid {
+                // The credentials signed with the old key until now must stay verifiable.
+                try store.keepPublished(kid: current.keyID, until: now.addingTimeInterval(credentialLifetime))
+                current = candidate
+            }
         }
         if let mine = records.first(where: { $0.kid == current.keyID }), mine.status == .verifying {
             // Another replica rotated while this one still signs with the old key: keep the old

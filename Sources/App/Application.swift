@@ -86,7 +86,7 @@ public final class Application: @unchecked Sendable {
             logger: logger, devLog: inbox, configuration: delivery)
         self.worker = worker
         worker.start()
-        try store.activate(try StoreKeyRing.record(for: signer, at: clock.now()), now: clock.now(), credentialLifetime: TimeInterval(c.credentialTTL))
+        try KeyActivation.atStart(signer, store: store, now: clock.now(), credentialLifetime: TimeInterval(c.credentialTTL), logger: logger)
         let keyRing = try StoreKeyRing(
             active: signer, store: store, clock: clock, refreshInterval: TimeInterval(c.keyRefreshSeconds),
             credentialLifetime: TimeInterval(c.credentialTTL)

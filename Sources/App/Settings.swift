@@ -28,7 +28,7 @@ public enum Settings {
         Setting("PHONE_VERIFY_AUDIENCE", "main-auth", "credential aud"),
         Setting("PHONE_VERIFY_CREDENTIAL_TTL", "300", "credential lifetime, seconds"),
         Setting("PHONE_VERIFY_SIGNING_KEY_FILE", "generated in dev (<data dir>/signing-key.pem)", "PEM private key (Ed25519, P-256 or RSA); required in production"),
-        Setting("PHONE_VERIFY_KEY_REFRESH", "30", "seconds between rereads of the published keys; a key activated by `phone-verify keys rotate` (or another replica) is used for signing within this time"),
+        Setting("PHONE_VERIFY_KEY_REFRESH", "30", "seconds between rereads of the published keys; a key activated by `phone-verify keys rotate` is published by every replica within this time and signed with one interval later (in production, once the replica's key file holds it)"),
         Setting("PHONE_VERIFY_SIGNING_ALGORITHM", "EdDSA", "algorithm of a generated development key: EdDSA, ES256 or RS256"),
         Setting("PHONE_VERIFY_CODE_SECRET", "generated in dev (<data dir>/code-secret)", "server secret (≥ 32 characters) for code HMACs and outbox encryption; required in production, the same on every replica", secret: true),
         Setting("PHONE_VERIFY_CODE_LENGTH", "6", "digits per code, 4–10"),

@@ -30,7 +30,17 @@ import VerifyTesting
             records.append(record)
         }
         func retire(kid: String) throws -> Bool { false }
-        func keepPublished(kid: String, until: Date) throws {}
+        private(set) var kept: [String: Date] = [:]
+        func keepPublished(kid: String, until: Date) throws {
+            lock.lock()
+            defer { lock.unlock() }
+            kept[kid] = max(kept[kid] ?? .distantPast, until)
+        }
+        var keptUntil: [String: Date] {
+            lock.lock()
+            defer { lock.unlock() }
+            return kept
+        }
         var readCount: Int {
             lock.lock()
             defer { lock.unlock() }
@@ -76,5 +86,24 @@ import VerifyTesting
             #expect(throws: VerifyError(.unauthenticated, "unknown token signing key")) { try verifier.verify(forged) }
         }
         #expect(table.readCount == reads + 2)
+    }
+
+    /// A replica switches to a key activated elsewhere only after one refresh interval (so every
+    /// replica publishes it by then), and keeps its old key published for what it signed until then.
+    @Test func aReplicaSwitchesAfterARefreshIntervalAndKeepsItsOldKeyPublished() throws {
+        let clock = ManualClock()
+        let table = KeyTable()
+        let old = try JWTSigner(key: TestKeys.own)
+        let new = try JWTSigner(key: TestKeys.nextEd25519)
+        try table.activate(try StoreKeyRing.record(for: old, at: clock.now()), now: clock.now(), credentialLifetime: 300)
+        let ring = try StoreKeyRing(active: old, store: table, clock: clock, refreshInterval: 30, credentialLifetime: 300) { new }
+        try table.activate(try StoreKeyRing.record(for: new, at: clock.now()), now: clock.now(), credentialLifetime: 300)
+        clock.advance(30)
+        #expect(ring.currentSigner().keyID == old.keyID)  // first sight of the new key: not yet
+        #expect(ring.publicJWKs().contains { $0["kid"]?.stringValue == new.keyID })  // but published
+        clock.advance(30)
+        #expect(ring.currentSigner().keyID == new.keyID)
+        #expect(table.keptUntil[old.keyID].map { $0 >= clock.now().addingTimeInterval(300) } == true)
+        #expect(ring.publicJWKs().contains { $0["kid"]?.stringValue == old.keyID })
     }
 }

@@ -45,9 +45,11 @@ class Server:
         ]
         for thread in self.pumps:
             thread.start()
-        if not ready.wait(timeout):
-            self.stop()
-            raise RuntimeError("server did not start: " + "\n".join(self.stderr_lines[-20:]))
+        deadline = time.time() + timeout
+        while not ready.wait(0.1):
+            if self.proc.poll() is not None or time.time() > deadline:  # it exited, or never listened
+                self.stop()
+                raise RuntimeError("server did not start: " + "\n".join(self.stderr_lines[-20:]))
         return self
 
     def stop(self, sig=signal.SIGTERM, timeout=15):

@@ -104,14 +104,19 @@ def test_keys_rotate_activates_an_installed_key_file_without_a_restart(data_dir)
         refused = run(["keys", "rotate"], data_dir, env)
         assert refused.returncode == 65 and "already the active key" in refused.stderr
 
+        with open(key_file, "rb") as f:
+            old_pem = f.read()
         write_key(key_file)
         rotated = run(["keys", "rotate"], data_dir, env)
         assert rotated.returncode == 0, rotated.stderr
         new = json.loads(rotated.stdout)["active"]
         assert new != old
+        # Every replica publishes a new key one refresh interval before any signs with it.
         deadline = time.time() + 10
+        phone = 14155552682
         while True:
-            token = credential(server, "+14155552682")
+            token = credential(server, "+%d" % phone)
+            phone += 1
             if jwt.get_unverified_header(token)["kid"] == new or time.time() > deadline:
                 break
             time.sleep(0.5)
@@ -124,3 +129,24 @@ def test_keys_rotate_activates_an_installed_key_file_without_a_restart(data_dir)
             assert jwt.decode(token, keys[kid], algorithms=["EdDSA"], audience="main-auth")["sub"].startswith("tel:")
     finally:
         server.stop()
+
+    # A replica restarting with the old file does not undo the rotation: it signs as a lagging
+    # replica and says so; once the old key is retired, it refuses to start with it.
+    with open(key_file + ".new", "wb") as f:
+        f.write(old_pem)
+    os.replace(key_file + ".new", key_file)
+    server = Server(data_dir, env).start()
+    try:
+        status = {k["kid"]: k["status"] for k in map(json.loads, run(["keys", "list"], data_dir, env).stdout.splitlines())}
+        assert status[new] == "active" and status[old] == "verifying"
+        assert any("no longer the active one" in line for line in server.stderr_lines)
+    finally:
+        server.stop()
+    assert run(["keys", "retire", old], data_dir, env).returncode == 0
+    refused = run(["keys", "rotate"], data_dir, env)
+    assert refused.returncode == 65 and "retired" in refused.stderr
+    try:
+        Server(data_dir, env).start(timeout=10)
+        raise AssertionError("started with a retired key")
+    except RuntimeError as error:
+        assert "retired" in str(error)
