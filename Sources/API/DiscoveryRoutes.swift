@@ -15,7 +15,12 @@ struct DiscoveryRoutes: Sendable {
         let base = String(issuer.reversed().drop { $0 == "/" }.reversed())
         let introspection = self.introspection
         router.add("GET", "/.well-known/jwks.json") { _, _ in
-            JSONResponse.make(200, ["keys": .array(keys.publicJWKs())], headers: ["Cache-Control": "public, max-age=300"])
+            // Verifiers refetch the set when a credential names a key they do not know, which is
+            // when a key has just been activated, possibly by another replica: reread the store
+            // now (at most once a second, whatever the traffic) rather than up to one refresh
+            // interval later.
+            keys.refreshForUnknownKey()
+            return JSONResponse.make(200, ["keys": .array(keys.publicJWKs())], headers: ["Cache-Control": "public, max-age=300"])
         }
         router.add("GET", "/.well-known/openid-configuration") { _, _ in
             let algorithms = Set(keys.publicJWKs().compactMap { $0["alg"]?.stringValue }).sorted()

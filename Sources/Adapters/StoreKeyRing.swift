@@ -75,6 +75,13 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
     public func refresh(now: Date) throws {
         let records = try store.signingKeys()
         var current = { self.lock.lock(); defer { self.lock.unlock() }; return self.signer }()
+        if let active = records.first(where: { $0.status == .active }), active.kid != current.keyID,
+            records.first(where: { $0.kid == current.keyID })?.status == .retired,
+            let candidate = reload(), candidate.keyID == active.kid
+        {
+            // The key this replica signs with was retired (compromised): no waiting.
+            current = candidate
+        }
         if let active = records.first(where: { $0.status == .active }), active.kid != current.keyID {
             let since: Date = {
                 self.lock.lock()

@@ -28,6 +28,37 @@ import VerifyTesting
         #expect(jwks["keys"]?.arrayValue?.first?["kid"] == "test-key")
     }
 
+    /// A key ring that counts the rereads it is asked for.
+    final class CountingKeyRing: KeyRing, @unchecked Sendable {
+        private let lock = NSLock()
+        private var rereads = 0
+        func currentSigner() -> any CredentialSigner { FakeSigner() }
+        func publicJWKs() -> [JSONValue] { FakeSigner().publicJWKs() }
+        func refreshForUnknownKey() {
+            lock.lock()
+            rereads += 1
+            lock.unlock()
+        }
+        var count: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return rereads
+        }
+    }
+
+    /// Verifiers fetch JWKS when a credential names a key they do not know (just activated,
+    /// perhaps by another replica): the ring is asked to reread the store first (it limits that
+    /// to once a second itself).
+    @Test func jwksAsksTheKeyRingToRereadTheStore() {
+        let t = TestService()
+        let ring = CountingKeyRing()
+        let dependencies = APIDependencies(
+            service: t.service, keys: ring, issuer: "http://issuer.test", clock: t.clock, random: t.random,
+            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {}, devMessages: nil)
+        let response = APIResponder(dependencies).respond(to: HTTPRequest(method: "GET", path: "/.well-known/jwks.json"))
+        #expect(response.status == 200 && ring.count == 1)
+    }
+
     /// An issuer configured with a trailing "/" stays the `iss` as given; URLs under it drop the
     /// "/" (OIDC Discovery §4) instead of doubling it.
     @Test func anIssuerWithATrailingSlashGivesCleanURLs() {

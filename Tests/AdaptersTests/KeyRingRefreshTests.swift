@@ -29,7 +29,13 @@ import VerifyTesting
             }
             records.append(record)
         }
-        func retire(kid: String) throws -> Bool { false }
+        func retire(kid: String) throws -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            guard let i = records.firstIndex(where: { $0.kid == kid && $0.status != .active }) else { return false }
+            records[i].status = .retired
+            return true
+        }
         private(set) var kept: [String: Date] = [:]
         func keepPublished(kid: String, until: Date) throws {
             lock.lock()
@@ -105,5 +111,37 @@ import VerifyTesting
         #expect(ring.currentSigner().keyID == new.keyID)
         #expect(table.keptUntil[old.keyID].map { $0 >= clock.now().addingTimeInterval(300) } == true)
         #expect(ring.publicJWKs().contains { $0["kid"]?.stringValue == old.keyID })
+    }
+
+    /// Replica B starts with a new key and signs at once; replica A publishes it as soon as a
+    /// verifier asks A for the key set (the JWKS route asks for a reread), not a refresh later.
+    @Test func aKeyAnotherReplicaJustActivatedIsPublishedOnTheNextKeySetRequest() throws {
+        let clock = ManualClock()
+        let table = KeyTable()
+        let first = try JWTSigner(key: TestKeys.own)
+        try table.activate(try StoreKeyRing.record(for: first, at: clock.now()), now: clock.now(), credentialLifetime: 300)
+        let replicaA = try StoreKeyRing(active: first, store: table, clock: clock)
+        clock.advance(2)
+        let second = try JWTSigner(key: TestKeys.nextEd25519)
+        try table.activate(try StoreKeyRing.record(for: second, at: clock.now()), now: clock.now(), credentialLifetime: 300)
+        #expect(!replicaA.publicJWKs().contains { $0["kid"]?.stringValue == second.keyID })  // cached
+        replicaA.refreshForUnknownKey()
+        #expect(replicaA.publicJWKs().contains { $0["kid"]?.stringValue == second.keyID })
+    }
+
+    /// The key a replica signs with was retired (compromised): it switches to the active key at
+    /// once if its file holds it, without the usual interval.
+    @Test func aRetiredSigningKeyIsLeftAtOnce() throws {
+        let clock = ManualClock()
+        let table = KeyTable()
+        let old = try JWTSigner(key: TestKeys.own)
+        let new = try JWTSigner(key: TestKeys.nextEd25519)
+        try table.activate(try StoreKeyRing.record(for: old, at: clock.now()), now: clock.now(), credentialLifetime: 300)
+        let ring = try StoreKeyRing(active: old, store: table, clock: clock) { new }
+        try table.activate(try StoreKeyRing.record(for: new, at: clock.now()), now: clock.now(), credentialLifetime: 300)
+        #expect(try table.retire(kid: old.keyID))
+        try ring.refresh(now: clock.now())
+        #expect(ring.currentSigner().keyID == new.keyID)
+        #expect(!ring.publicJWKs().contains { $0["kid"]?.stringValue == old.keyID })
     }
 }
