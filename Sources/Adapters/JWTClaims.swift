@@ -16,6 +16,8 @@ struct JWTClaims: Sendable, Equatable {
     let authenticationMethods: [String]
     let authTime: Date?
     let acr: String?
+    /// `exp`.
+    let expiresAt: Date
 
     /// What a payload must satisfy.
     struct Expectations: Sendable {
@@ -96,6 +98,7 @@ struct JWTClaims: Sendable, Equatable {
         self.authenticationMethods = methods
         self.authTime = authTime
         self.acr = acr
+        self.expiresAt = Date(timeIntervalSince1970: exp)
     }
 
     /// A NumericDate (RFC 7519 §2): a JSON number, integer or not, in a sane range.

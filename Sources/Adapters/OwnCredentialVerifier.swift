@@ -25,15 +25,13 @@ public struct OwnCredentialVerifier: CredentialVerifier {
     public func verify(_ token: String) throws -> VerifiedCredential {
         let parts = try JWTParts(compact: token)
         guard let algorithm = parts.algorithm.publicKeyAlgorithm else { throw JWTFailure.reject("unsupported token algorithm") }
-        _ = try JWTClaims(
+        let claims = try JWTClaims(
             payload: parts.claims, expecting: .init(issuer: own.issuer, audience: own.audience, leewaySeconds: Self.leewaySeconds),
             now: clock.now())
         guard let jti = parts.claims["jti"]?.stringValue, !jti.isEmpty, jti.utf8.count <= Self.maxJTIBytes else {
             throw JWTFailure.reject("token has no jti")
         }
-        // JWTClaims checked that `exp` is present and a NumericDate.
-        guard let exp = parts.claims["exp"].flatMap(JWTClaims.numericDate) else { throw JWTFailure.reject("token has no expiry") }
         try keys.keys(keyID: parts.keyID).checkSignature(of: parts, algorithm: algorithm)
-        return VerifiedCredential(jti: jti, expiresAt: Date(timeIntervalSince1970: exp), claims: parts.claims)
+        return VerifiedCredential(jti: jti, expiresAt: claims.expiresAt, claims: parts.claims)
     }
 }

@@ -6,6 +6,12 @@ import VerifyCore
 /// as Unix milliseconds rounded to the nearest, blobs as bytes, rate-limit logs as
 /// little-endian Int64 arrays).
 enum PostgresRows {
+    /// SQL condition: a receipt with status `new` may replace status `current` (a final state is
+    /// never replaced, "sent" never replaces "failed"; the in-memory store's rule too).
+    static func receiptReplaces(_ new: String, _ current: String) -> String {
+        "\(current) NOT IN ('delivered', 'undelivered') AND NOT (\(new) = 'sent' AND \(current) = 'failed')"
+    }
+
     static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
     static func millis(_ date: Date) -> PostgresValue { .int(ms(date)) }
     static func millis(_ date: Date?) -> PostgresValue { date.map { millis($0) } ?? .null }

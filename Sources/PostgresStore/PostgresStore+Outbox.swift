@@ -93,8 +93,7 @@ extension PostgresStore {
             WITH known AS (SELECT 1 FROM outbox WHERE provider_message_id = $4 AND gateway = $5 LIMIT 1),
             applied AS (
                 UPDATE outbox SET status = $1, last_error = COALESCE($2, last_error), updated_at = $3
-                WHERE provider_message_id = $4 AND gateway = $5 AND status NOT IN ('delivered', 'undelivered')
-                  AND NOT ($1 = 'sent' AND status = 'failed')
+                WHERE provider_message_id = $4 AND gateway = $5 AND \(PostgresRows.receiptReplaces("$1", "status"))
                 RETURNING 1
             ),
             held AS (
@@ -103,8 +102,7 @@ extension PostgresStore {
                 ON CONFLICT (gateway, provider_message_id) DO UPDATE SET
                     status = EXCLUDED.status, last_error = COALESCE(EXCLUDED.last_error, early_receipts.last_error),
                     received_at = EXCLUDED.received_at
-                WHERE early_receipts.status NOT IN ('delivered', 'undelivered')
-                  AND NOT (EXCLUDED.status = 'sent' AND early_receipts.status = 'failed')
+                WHERE \(PostgresRows.receiptReplaces("EXCLUDED.status", "early_receipts.status"))
                 RETURNING 1
             )
             SELECT EXISTS (SELECT 1 FROM known) AS found
@@ -130,7 +128,7 @@ extension PostgresStore {
             updated_at = GREATEST(o.updated_at, t.received_at)
         FROM taken t
         WHERE o.id = t.message_id
-          AND o.status NOT IN ('delivered', 'undelivered') AND NOT (t.status = 'sent' AND o.status = 'failed')
+          AND \(PostgresRows.receiptReplaces("t.status", "o.status"))
         """
     }
 

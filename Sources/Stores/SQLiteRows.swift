@@ -4,6 +4,12 @@ import VerifyCore
 
 /// Row ↔ domain mapping for the SQLite store. Instants are stored as Unix milliseconds.
 enum SQLiteRows {
+    /// SQL condition: a receipt with status `new` may replace status `current` (a final state is
+    /// never replaced, "sent" never replaces "failed"; the in-memory store's rule too).
+    static func receiptReplaces(_ new: String, _ current: String) -> String {
+        "\(current) NOT IN ('delivered', 'undelivered') AND NOT (\(new) = 'sent' AND \(current) = 'failed')"
+    }
+
     static func millis(_ date: Date) -> SQLiteValue { .integer(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
     static func millis(_ date: Date?) -> SQLiteValue { date.map { millis($0) } ?? .null }
     static func date(_ value: Int64) -> Date { Date(timeIntervalSince1970: Double(value) / 1000) }

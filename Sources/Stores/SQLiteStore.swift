@@ -114,15 +114,14 @@ public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemp
                     INSERT INTO early_receipts (status, last_error, received_at, provider_message_id, gateway) VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (gateway, provider_message_id) DO UPDATE SET
                         status = excluded.status, last_error = COALESCE(excluded.last_error, last_error), received_at = excluded.received_at
-                    WHERE status NOT IN ('delivered', 'undelivered') AND NOT (excluded.status = 'sent' AND status = 'failed')
+                    WHERE \(SQLiteRows.receiptReplaces("excluded.status", "status"))
                     """, params)
                 return false
             }
             try db.run(
                 """
                 UPDATE outbox SET status = ?1, last_error = COALESCE(?2, last_error), updated_at = ?3
-                WHERE provider_message_id = ?4 AND gateway = ?5 AND status NOT IN ('delivered', 'undelivered')
-                  AND NOT (?1 = 'sent' AND status = 'failed')
+                WHERE provider_message_id = ?4 AND gateway = ?5 AND \(SQLiteRows.receiptReplaces("?1", "status"))
                 """, params)
             return true
         }
@@ -171,7 +170,7 @@ public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemp
                 updated_at = MAX(outbox.updated_at, r.received_at)
             FROM early_receipts AS r
             WHERE outbox.id = ? AND r.gateway = outbox.gateway AND r.provider_message_id = outbox.provider_message_id
-              AND outbox.status NOT IN ('delivered', 'undelivered') AND NOT (r.status = 'sent' AND outbox.status = 'failed')
+              AND \(SQLiteRows.receiptReplaces("r.status", "outbox.status"))
             """, id)
         _ = try db.run(
             """

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Removes what must never reach logs or API answers from text written by someone else (a
 /// vendor's error message, a webhook's response body): the code, the phone number, and anything
 /// else that looks like a phone number.
@@ -16,7 +18,7 @@ public enum Redaction {
         var result = String(text.prefix(16 * 1024))
         // Longest first, so a secret inside another is not left half replaced.
         for secret in secrets.filter({ !$0.isEmpty }).sorted(by: { $0.count > $1.count }) {
-            result = result.replacingAll(secret, with: redacted)
+            result = result.replacingOccurrences(of: secret, with: redacted)
         }
         return String(maskingNumbers(result).prefix(maxLength))
     }
@@ -57,19 +59,4 @@ public enum Redaction {
 
     private static func isDigit(_ s: Unicode.Scalar) -> Bool { ("0"..."9").contains(s) }
     private static func isSeparator(_ s: Unicode.Scalar) -> Bool { s == " " || s == "-" || s == "." || s == "(" || s == ")" }
-}
-
-extension String {
-    /// Every occurrence of `target` replaced (Foundation-free).
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
 }

@@ -21,10 +21,3 @@ public struct FakeCredentialVerifier: CredentialVerifier {
         return VerifiedCredential(jti: jti, expiresAt: expiresAt, claims: claims)
     }
 }
-
-/// A redemption store that is down: every call throws `Down`.
-public struct FailingRedemptions: CredentialRedemptionStore {
-    public struct Down: Error {}
-    public init() {}
-    public func redeem(jti: String, expiresAt: Date, attempt: String) throws -> Bool { throw Down() }
-}
