@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["ThreadTesting", "HTTPClient", "HTTPServer", "HTTPTypes"]),
         .testTarget(name: "PostgresTests", dependencies: ["ThreadTesting", "Postgres"]),
-        .testTarget(name: "StoreContractTests", dependencies: ["Stores", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
+        .testTarget(name: "StoreContractTests", dependencies: ["Stores", "SQLite", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
         .testTarget(name: "PostgresStoreTests", dependencies: ["ThreadTesting", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "VerifyCore", "VerifyTesting", "Crypto", "HTTPServer", "HTTPTypes", "HTTPClient"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateways", "Stores", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPTypes", "HTTPClient", "Crypto", "Telemetry"]),

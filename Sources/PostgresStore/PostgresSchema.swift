@@ -162,6 +162,16 @@ enum PostgresSchema {
             );
             CREATE INDEX redeemed_credentials_expires_at ON redeemed_credentials (expires_at);
             """),
+        // Two replicas activating different keys at once each saw no other active key: the index
+        // makes the second wait for the first and fail, and its retry demotes the first (the
+        // last activation wins, as when they start apart). Any pair from before keeps the newest.
+        PostgresMigration(version: 9, name: "at most one active signing key", sql: """
+            UPDATE signing_keys SET status = 'verifying',
+                retire_after = (EXTRACT(EPOCH FROM now()) * 1000)::BIGINT + 86400000
+            WHERE status = 'active' AND kid <> (
+                SELECT kid FROM signing_keys WHERE status = 'active' ORDER BY created_at DESC, kid DESC LIMIT 1);
+            CREATE UNIQUE INDEX signing_keys_one_active ON signing_keys (status) WHERE status = 'active';
+            """),
     ]
 
     /// Unique constraints whose violation means "a concurrent transaction inserted the same key
@@ -169,6 +179,6 @@ enum PostgresSchema {
     /// Other violations (a duplicate verification or message id) are real errors.
     static let retriableUniqueConstraints: Set<String> = [
         "idempotency_keys_pkey", "factors_subject_phone_number_key", "limit_logs_pkey", "fraud_counts_pkey",
-        "fraud_overrides_pkey", "signing_keys_pkey", "schema_migrations_pkey",
+        "fraud_overrides_pkey", "signing_keys_pkey", "signing_keys_one_active", "schema_migrations_pkey",
     ]
 }

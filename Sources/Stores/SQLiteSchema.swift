@@ -143,5 +143,15 @@ enum SQLiteSchema {
             ) WITHOUT ROWID;
             CREATE INDEX redeemed_credentials_expires_at ON redeemed_credentials (expires_at);
             """),
+        // Two replicas activating different keys at the same instant must not leave two active
+        // keys (PostgreSQL's concurrent activations; kept identical here). Any such pair from
+        // before keeps only the newest active; the others verify for a day.
+        Migration(version: 9, name: "at most one active signing key", sql: """
+            UPDATE signing_keys SET status = 'verifying',
+                retire_after = CAST(strftime('%s', 'now') AS INTEGER) * 1000 + 86400000
+            WHERE status = 'active' AND kid <> (
+                SELECT kid FROM signing_keys WHERE status = 'active' ORDER BY created_at DESC, kid DESC LIMIT 1);
+            CREATE UNIQUE INDEX signing_keys_one_active ON signing_keys (status) WHERE status = 'active';
+            """),
     ]
 }

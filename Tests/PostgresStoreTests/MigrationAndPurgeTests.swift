@@ -19,7 +19,7 @@ struct MigrationAndPurgeTests {
         let connection = try TestDatabase.connect(schema: schema)
         let versions = try connection.query("SELECT version FROM schema_migrations ORDER BY version").compactMap { $0.int("version") }
         #expect(versions == (1...Int64(PostgresStore.latestSchemaVersion)).map { $0 })
-        #expect(PostgresStore.latestSchemaVersion == 8)
+        #expect(PostgresStore.latestSchemaVersion == 9)
         // Opening again applies nothing.
         _ = try TestDatabase.store(schema: schema, poolSize: 1)
         #expect(try connection.queryFirst("SELECT COUNT(*) AS n FROM schema_migrations")?.int("n") == Int64(PostgresStore.latestSchemaVersion))
@@ -110,6 +110,57 @@ struct MigrationAndPurgeTests {
         #expect(try store.purge(endedBefore: Date()) == 1)
         #expect(try store.read { try $0.limitEvents(key: "ip_send|x") } == [5])
         #expect(try store.read { try $0.limitEvents(key: "phone_send|+1") } == [])
+    }
+
+    /// Two replicas activating different keys at once each see no other active key; without the
+    /// one-active index both stayed active. The second waits for the first, fails on the index,
+    /// and its retry demotes the first: the last activation wins, as when they start apart.
+    @Test func concurrentActivationsLeaveOneActiveKey() throws {
+        let schema = TestDatabase.freshSchema()
+        let store = try TestDatabase.store(schema: schema)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let other = try TestDatabase.connect(schema: schema)
+        try other.execute("BEGIN")
+        try other.execute("""
+            INSERT INTO signing_keys (kid, algorithm, public_jwk, created_at, status, retire_after)
+            VALUES ('k1', 'EdDSA', '{}', \(Int64(t0.timeIntervalSince1970 * 1000)), 'active', NULL)
+            """)
+        let finished = Collector<String>()
+        let activation = Thread {
+            do {
+                try store.activate(
+                    SigningKeyRecord(kid: "k2", algorithm: "EdDSA", publicJWK: "{}", createdAt: t0, status: .active),
+                    now: t0, credentialLifetime: 300)
+                finished.append("ok")
+            } catch { finished.append("\(error)") }
+        }
+        activation.start()
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(finished.values.isEmpty, "the second activation did not wait for the first")
+        try other.execute("COMMIT")
+        for _ in 0..<100 where finished.values.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(finished.values == ["ok"])
+        let keys = try store.signingKeys()
+        #expect(keys.filter { $0.status == .active }.map(\.kid) == ["k2"])
+        #expect(keys.first { $0.kid == "k1" }?.status == .verifying)
+    }
+
+    /// A database left with two active keys by the race above keeps only the newest active.
+    @Test func theMigrationDemotesAllButTheNewestActiveKey() throws {
+        let schema = TestDatabase.freshSchema()
+        _ = try TestDatabase.store(schema: schema)
+        let connection = try TestDatabase.connect(schema: schema)
+        try connection.execute("DROP INDEX signing_keys_one_active")
+        try connection.execute("DELETE FROM schema_migrations WHERE version = 9")
+        try connection.execute("""
+            INSERT INTO signing_keys (kid, algorithm, public_jwk, created_at, status, retire_after)
+            VALUES ('old', 'EdDSA', '{}', 1000, 'active', NULL), ('new', 'EdDSA', '{}', 2000, 'active', NULL)
+            """)
+        let store = try TestDatabase.store(schema: schema)
+        let keys = try store.signingKeys()
+        #expect(keys.map(\.kid) == ["old", "new"])
+        #expect(keys.map(\.status) == [.verifying, .active])
+        #expect((keys[0].retireAfter ?? .distantPast) > Date())
     }
 
     @Test func signingKeysRotateAsInSQLite() throws {
