@@ -67,6 +67,6 @@ let package = Package(
         .testTarget(name: "PostgresStoreTests", dependencies: ["ThreadTesting", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
         .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "VerifyCore", "VerifyTesting", "Crypto", "HTTPServer", "HTTPTypes", "HTTPClient"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateways", "Stores", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPTypes", "HTTPClient", "Crypto", "Telemetry"]),
-        .testTarget(name: "LiveTests", dependencies: ["App", "VerifyCore", "HTTPTypes"]),
+        .testTarget(name: "LiveTests", dependencies: ["App", "VerifyCore", "HTTPTypes", "Crypto"]),
     ]
 )

@@ -21,7 +21,7 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
     private var newActive: (kid: String, since: Date)?
     /// When an unknown key last forced a refresh (at most one a second, whatever tokens arrive).
     private var forcedAt = Date.distantPast
-    static let forcedRefreshInterval: TimeInterval = 1
+    public static let forcedRefreshInterval: TimeInterval = 1
 
     public init(
         active: JWTSigner, store: any SigningKeyStore, clock: any Clock, refreshInterval: TimeInterval = 30,

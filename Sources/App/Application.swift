@@ -86,7 +86,8 @@ public final class Application: @unchecked Sendable {
             logger: logger, devLog: inbox, configuration: delivery)
         self.worker = worker
         worker.start()
-        try KeyActivation.atStart(signer, store: store, now: clock.now(), credentialLifetime: TimeInterval(c.credentialTTL), logger: logger)
+        let replacedActiveKey = try KeyActivation.atStart(
+            signer, store: store, now: clock.now(), credentialLifetime: TimeInterval(c.credentialTTL), logger: logger)
         let keyRing = try StoreKeyRing(
             active: signer, store: store, clock: clock, refreshInterval: TimeInterval(c.keyRefreshSeconds),
             credentialLifetime: TimeInterval(c.credentialTTL)
@@ -141,6 +142,12 @@ public final class Application: @unchecked Sendable {
             let bytes = Array(presented.utf8)
             // Every key is compared, in constant time each, so timing says nothing about which matched.
             return adminKeys.reduce(false) { found, key in ConstantTime.equals(key, bytes) || found }
+        }
+        if replacedActiveKey {
+            // A replica that read the store just before this activation serves its cached key set
+            // for up to a second; credentials signed with the new key wait until it has reread.
+            logger.info("a new signing key replaced the active one; serving once other replicas publish it", [("kid", signer.keyID)])
+            Thread.sleep(forTimeInterval: StoreKeyRing.forcedRefreshInterval + 0.1)
         }
         late.set(APIResponder(dependencies))
         logger.info("listening", [

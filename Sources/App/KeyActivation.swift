@@ -17,9 +17,14 @@ enum KeyActivation {
     /// rotation (or went back to an old key): it signs with it as a lagging replica, keeping it
     /// published, instead of silently undoing the rotation (`phone-verify keys rotate` makes it
     /// active again on purpose). A retired key is refused: nobody would publish it.
+    ///
+    /// Returns true when this replaced another active key: other replicas publish the new key
+    /// from their next reread of the store, at most ``StoreKeyRing/forcedRefreshInterval`` after a
+    /// verifier asks them for it, so this replica must not sign with it before that has passed.
+    @discardableResult
     static func atStart(
         _ signer: JWTSigner, store: any SigningKeyStore, now: Date, credentialLifetime: TimeInterval, logger: Logger
-    ) throws {
+    ) throws -> Bool {
         let records = try store.signingKeys()
         let mine = records.first { $0.kid == signer.keyID }
         if mine?.status == .retired { throw RetiredKey(kid: signer.keyID) }
@@ -28,8 +33,9 @@ enum KeyActivation {
                 ("kid", signer.keyID), ("active_kid", active.kid),
             ])
             try store.keepPublished(kid: signer.keyID, until: now.addingTimeInterval(credentialLifetime))
-            return
+            return false
         }
         try store.activate(try StoreKeyRing.record(for: signer, at: now), now: now, credentialLifetime: credentialLifetime)
+        return records.contains { $0.status == .active && $0.kid != signer.keyID }
     }
 }
