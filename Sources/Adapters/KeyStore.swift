@@ -36,6 +36,6 @@ public struct StaticKeyRing: KeyRing {
         self.jwks = try ([active] + verifying).map { try $0.publicJWK() }
     }
 
-    public func currentSigner() -> any CredentialSigner { active }
+    public func currentSigner() throws -> any CredentialSigner { active }
     public func publicJWKs() -> [JSONValue] { jwks }
 }

@@ -14,7 +14,12 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
     private let reload: @Sendable () -> JWTSigner?
     private let credentialLifetime: TimeInterval
     private let lock = NSLock()
+    /// One refresh at a time: a slower one finishing last must not restore an older view.
+    private let refreshing = NSLock()
     private var signer: JWTSigner
+    /// The store says this replica's key was retired and no replacement could be loaded: it
+    /// neither signs nor publishes that key until its key file holds the active one.
+    private var retired = false
     private var published: [JSONValue] = []
     private var refreshedAt = Date.distantPast
     /// A new active key this ring has seen but does not sign with yet, and since when.
@@ -36,11 +41,23 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
         try refresh(now: clock.now())
     }
 
-    public func currentSigner() -> any CredentialSigner {
+    public func currentSigner() throws -> any CredentialSigner {
         refreshIfDue()
         lock.lock()
         defer { lock.unlock() }
+        if retired {
+            throw VerifyError(
+                .unavailable,
+                "this replica's signing key was retired; install the active key in its key file (phone-verify keys list)")
+        }
         return signer
+    }
+
+    /// True while this replica's key is retired and no replacement was loaded (not ready).
+    public var signingKeyRetired: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return retired
     }
 
     public func publicJWKs() -> [JSONValue] {
@@ -73,6 +90,8 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
     /// has reread the store and publishes it, so no verifier meets a credential whose key the
     /// replica it asks does not publish yet.
     public func refresh(now: Date) throws {
+        refreshing.lock()
+        defer { refreshing.unlock() }
         let records = try store.signingKeys()
         var current = { self.lock.lock(); defer { self.lock.unlock() }; return self.signer }()
         if let active = records.first(where: { $0.status == .active }), active.kid != current.keyID,
@@ -100,12 +119,14 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
             // key published until this replica's credentials have expired too.
             try store.keepPublished(kid: current.keyID, until: now.addingTimeInterval(credentialLifetime + refreshInterval))
         }
-        var jwks = [try current.publicJWK()]
+        let isRetired = records.first(where: { $0.kid == current.keyID })?.status == .retired
+        var jwks = isRetired ? [] : [try current.publicJWK()]
         for record in records where record.kid != current.keyID && record.isPublished(at: now) {
             if let value = try? JSONValue.parse(Array(record.publicJWK.utf8)) { jwks.append(value) }
         }
         lock.lock()
         signer = current
+        retired = isRetired
         published = jwks
         refreshedAt = now
         lock.unlock()

@@ -274,6 +274,11 @@ public struct Configuration: Sendable {
             if authCore.isConfigured && authCore.issuer == nil {
                 reader.problem("PHONE_VERIFY_AUTH_CORE_ISSUER", "is required in production mode when MFA is configured")
             }
+            // SPEC: session tokens are checked for `aud` too. Without it, any token of the main
+            // auth server (an ID token minted for a third-party client) would pass as a session.
+            if authCore.isConfigured && authCore.audience == nil {
+                reader.problem("PHONE_VERIFY_AUTH_CORE_AUDIENCE", "is required in production mode when MFA is configured")
+            }
             if !testNumbers.isEmpty && testNumbers.expiresAt == nil {
                 reader.problem("PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT", "is required in production mode when PHONE_VERIFY_TEST_NUMBERS is set")
             }

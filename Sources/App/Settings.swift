@@ -76,7 +76,7 @@ public enum Settings {
         Setting("PHONE_VERIFY_AUTH_CORE_JWKS_FILE", "(none)", "the main auth server's JWKS as a file"),
         Setting("PHONE_VERIFY_AUTH_CORE_HS256_SECRET", "(none)", "shared HS256 secret of the main auth server's session tokens", secret: true),
         Setting("PHONE_VERIFY_AUTH_CORE_ISSUER", "(none)", "required iss of session tokens (set it in production)"),
-        Setting("PHONE_VERIFY_AUTH_CORE_AUDIENCE", "(none)", "required aud of session tokens"),
+        Setting("PHONE_VERIFY_AUTH_CORE_AUDIENCE", "(none)", "required aud of session tokens (set it in production)"),
         Setting("PHONE_VERIFY_AUTH_CORE_LEEWAY", "30", "seconds of clock skew allowed on exp, nbf and iat"),
         Setting("PHONE_VERIFY_AUTH_CORE_JWKS_MIN_REFRESH", "30", "minimum seconds between JWKS fetches triggered by unknown key ids"),
         Setting("PHONE_VERIFY_MAX_FACTORS", "10", "phone factors per user"),

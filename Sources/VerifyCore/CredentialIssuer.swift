@@ -11,7 +11,8 @@ public protocol CredentialSigner: Sendable {
 
 /// The signing keys: the one that signs now and every public key still verifying.
 public protocol KeyRing: Sendable {
-    func currentSigner() -> any CredentialSigner
+    /// Throws `unavailable` when this replica has no key it may sign with (its key was retired).
+    func currentSigner() throws -> any CredentialSigner
     /// Public JWKs (with `kid`, `alg`, `use`) of every active and still-verifying key.
     func publicJWKs() -> [JSONValue]
     /// A credential names a key this ring does not publish: reread the keys now if allowed
@@ -53,6 +54,12 @@ public struct CredentialIssuer: Sendable {
         self.random = random
     }
 
+    /// Throws unless a credential can be signed now; called before a check approves anything,
+    /// so a replica that cannot sign does not use up a correct code.
+    public func requireSigner() throws {
+        _ = try keys.currentSigner()
+    }
+
     /// First-factor credential: `sub` is `tel:+E164`, `amr` ["sms"], `acr` "aal1".
     public func firstFactor(for verification: Verification, at now: Date) throws -> Credential {
         try issue(
@@ -74,7 +81,7 @@ public struct CredentialIssuer: Sendable {
     public func issue(
         subject: String, verification: Verification, now: Date, amr: [String], acr: String, sessionID: String?
     ) throws -> Credential {
-        let signer = keys.currentSigner()
+        let signer = try keys.currentSigner()
         let iat = Int64(now.timeIntervalSince1970)
         var claims: [JSONMember] = [
             JSONMember("iss", .string(issuer)),

@@ -35,6 +35,9 @@ public struct MFAService: Sendable {
     }
 
     /// Sends a code to a new phone (all limits and policies of first-factor verifications apply).
+    /// A user who already has a factor needs a recent step-up to add another: otherwise whoever
+    /// holds a password-only session could enrol their own phone and, stepping up with it,
+    /// delete the user's real factors.
     public func enroll(
         _ principal: Principal, phoneNumber: String, defaultRegion: String?, locale: String?, clientIP: String,
         idempotencyKey: String? = nil
@@ -42,20 +45,25 @@ public struct MFAService: Sendable {
         let number = try verifications.vet(phoneNumber, defaultRegion: defaultRegion)
         let existing = try store.read { try $0.factors(subject: principal.subject) }
         try Self.requireRoom(existing, for: number.e164, max: policy.maxFactors)
+        if !existing.isEmpty { try requireRecentStepUp(principal) }
         return try verifications.start(StartRequest(
             phoneNumber: number.e164, channel: "sms", locale: locale, purpose: .mfaEnroll, subject: principal.subject,
             sessionID: principal.sessionID, clientIP: clientIP, idempotencyKey: idempotencyKey))
     }
 
-    /// Confirms an enrolment with its code and stores the factor, in the approving transaction.
+    /// Confirms an enrolment with its code and stores the factor, in the approving transaction
+    /// (which also requires a recent step-up if the user has gained a factor since enrolling).
     public func confirm(_ principal: Principal, enrollmentID: String, code: String, clientIP: String) throws -> Factor {
         let factorID = random.identifier(prefix: "fac_")
         let now = clock.now()
         let max = policy.maxFactors
+        let stepUp = Result { try requireRecentStepUp(principal) }
         let checked = try verifications.check(
-            id: enrollmentID, code: code, clientIP: clientIP, purposes: [.mfaEnroll], subject: principal.subject
+            id: enrollmentID, code: code, clientIP: clientIP, purposes: [.mfaEnroll], owner: principal
         ) { v, tx in
-            try Self.requireRoom(try tx.factors(subject: principal.subject), for: v.phoneNumber, max: max)
+            let existing = try tx.factors(subject: principal.subject)
+            try Self.requireRoom(existing, for: v.phoneNumber, max: max)
+            if !existing.isEmpty { try stepUp.get() }
             try tx.insertFactor(Factor(
                 id: factorID, subject: principal.subject, phoneNumber: v.phoneNumber, countryCode: v.countryCode, createdAt: now))
         }
@@ -85,15 +93,19 @@ public struct MFAService: Sendable {
         return (outcome, factor)
     }
 
-    /// Verifies a challenge started by the same user and issues the step-up credential.
+    /// Verifies a challenge started by the same user in the same session and issues the step-up
+    /// credential. A challenge whose factor was deleted meanwhile (a lost phone removed) is not
+    /// found: its approval is undone.
     public func verify(_ principal: Principal, challengeID: String, code: String, clientIP: String) throws -> ApprovedCheck {
         let now = clock.now()
+        try issuer.requireSigner()
         let checked = try verifications.check(
-            id: challengeID, code: code, clientIP: clientIP, purposes: [.mfaStepUp], subject: principal.subject
+            id: challengeID, code: code, clientIP: clientIP, purposes: [.mfaStepUp], owner: principal
         ) { v, tx in
-            if let factor = try tx.factors(subject: principal.subject).first(where: { $0.phoneNumber == v.phoneNumber }) {
-                try tx.touchFactor(id: factor.id, at: now)
+            guard let factor = try tx.factors(subject: principal.subject).first(where: { $0.phoneNumber == v.phoneNumber }) else {
+                throw VerifyError(.notFound, "the factor of this challenge was removed")
             }
+            try tx.touchFactor(id: factor.id, at: now)
         }
         let credential = try issuer.stepUp(for: principal, verification: checked.verification, at: now)
         return ApprovedCheck(verification: checked.verification, credential: credential, rateLimit: checked.rateLimit)

@@ -85,10 +85,10 @@ extension VerificationService {
     /// Checks a code. The attempt is counted before the comparison, in the same transaction,
     /// so parallel guesses can never exceed the cap; a correct code is accepted once. Checks
     /// count against the client's check limit; failures against the number's lockout.
-    /// `subject` restricts the check to verifications started by that user (MFA); `onApproved`
+    /// `owner` restricts the check to verifications that user started in that session (MFA); `onApproved`
     /// runs inside the approving transaction (e.g. storing a factor), and its error undoes it.
     public func check(
-        id: String, code: String, clientIP: String = "", purposes: Set<Purpose> = [.signIn], subject: String? = nil,
+        id: String, code: String, clientIP: String = "", purposes: Set<Purpose> = [.signIn], owner: Principal? = nil,
         onApproved: (@Sendable (Verification, any StoreTransaction) throws -> Void)? = nil
     ) throws -> ApprovedCheck {
         let now = clock.now()
@@ -96,9 +96,12 @@ extension VerificationService {
         let protection = self.protection
         let reads = ReadSet(
             verifications: [id], limitKeys: protection.limiter.keys(protection.checkSubjects(client: clientIP)),
-            factorSubjects: subject.map { [$0] } ?? [])
+            factorSubjects: owner.map { [$0.subject] } ?? [])
         let (outcome, region) = try countingRefusals { try store.write(reading: reads) { tx -> (Result<ApprovedCheck, VerifyError>, String?) in
-            guard var v = try tx.verification(id: id), purposes.contains(v.purpose), subject == nil || v.subject == subject else {
+            // An owner's verification (MFA) is theirs only in the session that started it.
+            guard var v = try tx.verification(id: id), purposes.contains(v.purpose),
+                owner == nil || (v.subject == owner?.subject && v.sessionID == owner?.sessionID)
+            else {
                 return (.failure(VerifyError.notFound(id)), nil)
             }
             do { try Self.requireUsable(v, now: now) } catch let error as VerifyError { return (.failure(error), v.region) }
@@ -163,6 +166,7 @@ extension VerificationService {
 
     /// Approves a checked verification and issues its first-factor credential.
     public func checkAndIssue(id: String, code: String, clientIP: String = "") throws -> ApprovedCheck {
+        try issuer.requireSigner()
         let checked = try check(id: id, code: code, clientIP: clientIP)
         return ApprovedCheck(
             verification: checked.verification, credential: try issuer.firstFactor(for: checked.verification, at: clock.now()),

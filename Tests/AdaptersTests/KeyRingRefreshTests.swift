@@ -105,10 +105,10 @@ import VerifyTesting
         let ring = try StoreKeyRing(active: old, store: table, clock: clock, refreshInterval: 30, credentialLifetime: 300) { new }
         try table.activate(try StoreKeyRing.record(for: new, at: clock.now()), now: clock.now(), credentialLifetime: 300)
         clock.advance(30)
-        #expect(ring.currentSigner().keyID == old.keyID)  // first sight of the new key: not yet
+        #expect(try ring.currentSigner().keyID == old.keyID)  // first sight of the new key: not yet
         #expect(ring.publicJWKs().contains { $0["kid"]?.stringValue == new.keyID })  // but published
         clock.advance(30)
-        #expect(ring.currentSigner().keyID == new.keyID)
+        #expect(try ring.currentSigner().keyID == new.keyID)
         #expect(table.keptUntil[old.keyID].map { $0 >= clock.now().addingTimeInterval(300) } == true)
         #expect(ring.publicJWKs().contains { $0["kid"]?.stringValue == old.keyID })
     }
@@ -141,7 +141,44 @@ import VerifyTesting
         try table.activate(try StoreKeyRing.record(for: new, at: clock.now()), now: clock.now(), credentialLifetime: 300)
         #expect(try table.retire(kid: old.keyID))
         try ring.refresh(now: clock.now())
-        #expect(ring.currentSigner().keyID == new.keyID)
+        #expect(try ring.currentSigner().keyID == new.keyID)
         #expect(!ring.publicJWKs().contains { $0["kid"]?.stringValue == old.keyID })
+    }
+
+    /// The key a replica signs with was retired while its file still holds it: the replica stops
+    /// signing (503 rather than credentials verifiers refuse) and stops publishing that key, so
+    /// its own introspection no longer accepts credentials forged with it; it recovers when its
+    /// file holds the active key.
+    @Test func aRetiredSigningKeyWithoutReplacementIsNeitherUsedNorPublished() throws {
+        let clock = ManualClock()
+        let table = KeyTable()
+        let old = try JWTSigner(key: TestKeys.own)
+        let new = try JWTSigner(key: TestKeys.nextEd25519)
+        let file = Locked<JWTSigner?>(nil)
+        try table.activate(try StoreKeyRing.record(for: old, at: clock.now()), now: clock.now(), credentialLifetime: 300)
+        let ring = try StoreKeyRing(active: old, store: table, clock: clock) { file.value }
+        try table.activate(try StoreKeyRing.record(for: new, at: clock.now()), now: clock.now(), credentialLifetime: 300)
+        #expect(try table.retire(kid: old.keyID))
+        try ring.refresh(now: clock.now())
+        let refusal = #expect(throws: VerifyError.self) { try ring.currentSigner() }
+        #expect(refusal?.code == .unavailable)
+        #expect(ring.signingKeyRetired)
+        #expect(!ring.publicJWKs().contains { $0["kid"]?.stringValue == old.keyID })
+        #expect(ring.publicJWKs().contains { $0["kid"]?.stringValue == new.keyID })
+        file.value = new
+        try ring.refresh(now: clock.now())
+        #expect(try ring.currentSigner().keyID == new.keyID)
+        #expect(!ring.signingKeyRetired)
+    }
+}
+
+/// A value shared with a `@Sendable` closure.
+private final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
     }
 }

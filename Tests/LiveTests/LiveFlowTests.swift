@@ -121,4 +121,18 @@ import VerifyCore
             Issue.record("unexpected error \(error)")
         }
     }
+
+    /// SPEC: session tokens are checked for `iss` and `aud`; production refuses MFA without either.
+    @Test func productionMFANeedsTheSessionTokensIssuerAndAudience() {
+        func problems(_ extra: [String: String]) -> [String] {
+            var env = ["PHONE_VERIFY_MODE": "production", "PHONE_VERIFY_AUTH_CORE_HS256_SECRET": "0123456789abcdef0123456789abcdef"]
+            env.merge(extra) { $1 }
+            do { _ = try Configuration.load(environment: env) } catch let error as ConfigurationError { return error.problems } catch {}
+            return []
+        }
+        #expect(problems([:]).contains { $0.hasPrefix("PHONE_VERIFY_AUTH_CORE_AUDIENCE") })
+        #expect(problems([:]).contains { $0.hasPrefix("PHONE_VERIFY_AUTH_CORE_ISSUER") })
+        let configured = problems(["PHONE_VERIFY_AUTH_CORE_ISSUER": "https://auth.test", "PHONE_VERIFY_AUTH_CORE_AUDIENCE": "phone-verify"])
+        #expect(!configured.contains { $0.hasPrefix("PHONE_VERIFY_AUTH_CORE") })
+    }
 }

@@ -12,6 +12,11 @@ import VerifyTesting
     }
     let alice = Principal(subject: "user-alice", sessionID: "sess-1", authenticationMethods: ["pwd"], authTime: Date(timeIntervalSince1970: 1_800_000_000))
     let bob = Principal(subject: "user-bob", sessionID: "sess-2", authenticationMethods: ["pwd"])
+    /// Alice's own step-up credential of session 1, fresh.
+    var aliceStepped: Principal {
+        Principal(subject: "user-alice", sessionID: "sess-1", authenticationMethods: ["pwd", "sms", "mfa"], authTime: t.clock.now(),
+                  acr: "aal2", isStepUpCredential: true)
+    }
 
     func enrolled(_ who: Principal, _ phone: String = "+15555550123") throws -> Factor {
         let enrollment = try mfa.enroll(who, phoneNumber: phone, defaultRegion: nil, locale: nil, clientIP: "ip-\(who.subject)").verification
@@ -52,9 +57,51 @@ import VerifyTesting
         policy.maxFactors = 2
         let capped = MFAService(verifications: t.service, store: t.store, clock: t.clock, random: t.random,
                                 issuer: CredentialIssuer(issuer: "i", audience: "a", keys: FakeSigner(), random: t.random), policy: policy)
-        let second = try capped.enroll(alice, phoneNumber: "+15555550124", defaultRegion: nil, locale: nil, clientIP: "y").verification
-        _ = try capped.confirm(alice, enrollmentID: second.id, code: try t.lastCode(for: second.id), clientIP: "y")
-        #expect(refusal { _ = try capped.enroll(alice, phoneNumber: "+15555550125", defaultRegion: nil, locale: nil, clientIP: "z") }?.code == .factorLimitReached)
+        let second = try capped.enroll(aliceStepped, phoneNumber: "+15555550124", defaultRegion: nil, locale: nil, clientIP: "y").verification
+        _ = try capped.confirm(aliceStepped, enrollmentID: second.id, code: try t.lastCode(for: second.id), clientIP: "y")
+        #expect(refusal { _ = try capped.enroll(aliceStepped, phoneNumber: "+15555550125", defaultRegion: nil, locale: nil, clientIP: "z") }?.code == .factorLimitReached)
+    }
+
+    /// Whoever holds only a password session must not add their own phone to a user who has a
+    /// factor: stepping up with it, they could delete the user's real factor.
+    @Test func aFurtherFactorNeedsARecentStepUp() throws {
+        _ = try enrolled(alice)
+        #expect(refusal { _ = try mfa.enroll(alice, phoneNumber: "+15555550124", defaultRegion: nil, locale: nil, clientIP: "x") }?.code == .stepUpRequired)
+        let second = try mfa.enroll(aliceStepped, phoneNumber: "+15555550124", defaultRegion: nil, locale: nil, clientIP: "x").verification
+        #expect(refusal { _ = try mfa.confirm(alice, enrollmentID: second.id, code: try t.lastCode(for: second.id), clientIP: "x") }?.code == .stepUpRequired)
+        #expect(try mfa.factors(alice).count == 1)
+        _ = try mfa.confirm(aliceStepped, enrollmentID: second.id, code: try t.lastCode(for: second.id), clientIP: "x")
+        #expect(try mfa.factors(alice).count == 2)
+    }
+
+    /// Two enrolments started before either was confirmed: the second confirmation needs a step-up.
+    @Test func confirmingAfterAFactorAppearedNeedsAStepUp() throws {
+        let a = try mfa.enroll(alice, phoneNumber: "+15555550123", defaultRegion: nil, locale: nil, clientIP: "1").verification
+        let b = try mfa.enroll(alice, phoneNumber: "+15555550124", defaultRegion: nil, locale: nil, clientIP: "2").verification
+        _ = try mfa.confirm(alice, enrollmentID: a.id, code: try t.lastCode(for: a.id), clientIP: "1")
+        #expect(refusal { _ = try mfa.confirm(alice, enrollmentID: b.id, code: try t.lastCode(for: b.id), clientIP: "2") }?.code == .stepUpRequired)
+        #expect(try t.service.get(id: b.id, purposes: [.mfaEnroll]).status == .pending)
+    }
+
+    /// SPEC: the step-up credential is for the same `sub` and `sid` as the challenge.
+    @Test func aChallengeIsVerifiedOnlyInItsOwnSession() throws {
+        let factor = try enrolled(alice)
+        let (challenge, _) = try mfa.challenge(alice, factorID: factor.id, locale: nil, clientIP: "x")
+        let code = try t.lastCode(for: challenge.verification.id)
+        let otherSession = Principal(subject: "user-alice", sessionID: "sess-other", authenticationMethods: ["otp"])
+        #expect(refusal { _ = try mfa.verify(otherSession, challengeID: challenge.verification.id, code: code, clientIP: "x") }?.code == .notFound)
+        let approved = try mfa.verify(alice, challengeID: challenge.verification.id, code: code, clientIP: "x")
+        #expect(try JWTParts.claims(try #require(approved.credential).token)["sid"] == "sess-1")
+    }
+
+    /// A lost phone removed by support: its pending challenge no longer steps anyone up.
+    @Test func aChallengeOfADeletedFactorIsNotFound() throws {
+        let factor = try enrolled(alice)
+        let (challenge, _) = try mfa.challenge(alice, factorID: factor.id, locale: nil, clientIP: "x")
+        _ = try mfa.deleteFactor(subject: "user-alice", id: factor.id)
+        let code = try t.lastCode(for: challenge.verification.id)
+        #expect(refusal { _ = try mfa.verify(alice, challengeID: challenge.verification.id, code: code, clientIP: "x") }?.code == .notFound)
+        #expect(try t.service.get(id: challenge.verification.id, purposes: [.mfaStepUp]).status == .pending)
     }
 
     @Test func confirmingTwoEnrolmentsOfTheSamePhoneStoresOneFactor() throws {
