@@ -34,22 +34,25 @@ public struct RateLimiter: Sendable {
         subjects.flatMap { subject in limits.rules(subject.scope).map { subject.key($0) } }
     }
 
-    /// Throws `rate_limited` (or `phone_lockout`) for the first exhausted rule; otherwise returns
-    /// what `record` will write.
+    /// Throws `rate_limited` when a rule is exhausted, naming the one that refuses longest (so
+    /// Retry-After is when a request can pass every rule); otherwise returns what `record` will
+    /// write.
     public func admit(_ subjects: [Subject], now: Date, in tx: any StoreTransaction) throws -> Admission {
         let ms = Self.millis(now)
         var logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rule: LimitRule)] = []
+        var refusal: (scope: LimitScope, report: RateLimitReport)?
         for subject in subjects {
             for rule in limits.rules(subject.scope) {
                 let key = subject.key(rule)
                 let log = SlidingWindowLog(events: try tx.limitEvents(key: key))
                 let status = log.status(of: rule, now: ms)
-                if status.isExhausted {
-                    throw Self.refusal(subject.scope, RateLimitReport(policy: Self.policyName(subject.scope, rule), status: status))
+                if status.isExhausted, status.resetSeconds > (refusal?.report.status.resetSeconds ?? -1) {
+                    refusal = (subject.scope, RateLimitReport(policy: Self.policyName(subject.scope, rule), status: status))
                 }
                 logs.append((key, subject.scope, log, rule))
             }
         }
+        if let refusal { throw Self.refusal(refusal.scope, refusal.report) }
         return Admission(logs: logs)
     }
 
@@ -70,13 +73,15 @@ public struct RateLimiter: Sendable {
 
     /// Throws `phone_lockout` when the number has too many failed checks in the window.
     public func requireNotLockedOut(phone: String, now: Date, in tx: any StoreTransaction) throws {
+        var longest: RateLimitReport?
         for rule in limits.rules(.phoneFailedCheck) {
             let log = SlidingWindowLog(events: try tx.limitEvents(key: Subject(.phoneFailedCheck, phone).key(rule)))
             let status = log.status(of: rule, now: Self.millis(now))
-            if status.isExhausted {
-                throw Self.refusal(.phoneFailedCheck, RateLimitReport(policy: Self.policyName(.phoneFailedCheck, rule), status: status))
+            if status.isExhausted, status.resetSeconds > (longest?.status.resetSeconds ?? -1) {
+                longest = RateLimitReport(policy: Self.policyName(.phoneFailedCheck, rule), status: status)
             }
         }
+        if let longest { throw Self.refusal(.phoneFailedCheck, longest) }
     }
 
     /// Counts one failed check against the number.

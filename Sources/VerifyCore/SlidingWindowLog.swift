@@ -17,8 +17,11 @@ public struct SlidingWindowLog: Sendable, Equatable {
     /// The stored form: instants, or `[marker, width, start1, count1, start2, count2, …]`.
     public private(set) var events: [Int64]
 
+    /// Instants are kept in order even when recorded out of order (a request's `now` taken before
+    /// a lock wait or a retry, clocks of replicas apart): counting walks back from the newest.
     public init(events: [Int64]) {
         self.events = events
+        if !isBucketed, zip(events, events.dropFirst()).contains(where: { $0 > $1 }) { self.events.sort() }
     }
 
     private var isBucketed: Bool { events.first == Self.bucketMarker }
@@ -92,7 +95,7 @@ public struct SlidingWindowLog: Sendable, Equatable {
             return
         }
         if isBucketed { events = [] }
-        events.append(now)
+        events.insert(now, at: events.lastIndex { $0 <= now }.map { $0 + 1 } ?? 0)
         if events.count > rule.quota { events.removeFirst(events.count - rule.quota) }
         while let first = events.first, first <= horizon { events.removeFirst() }
     }

@@ -30,6 +30,16 @@ public struct TestNumbers: Sendable, Equatable {
         return codes
     }
 
+    /// The fixed code of `e164` when it is a test number, else nil. Throws `forbidden` for a test
+    /// number once test numbers have expired: starts, resends, checks and approvals alike.
+    public func code(for e164: String, now: Date) throws -> String? {
+        guard let code = codes[e164] else { return nil }
+        if let expiresAt, now >= expiresAt {
+            throw VerifyError(.forbidden, "test numbers expired at \(RFC3339.format(expiresAt))")
+        }
+        return code
+    }
+
     /// The normalised number when `text` names a test number ("+1 555-555-0100" matches).
     public func match(_ text: String) -> String? {
         guard !codes.isEmpty else { return nil }

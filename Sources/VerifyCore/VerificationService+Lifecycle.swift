@@ -51,7 +51,7 @@ extension VerificationService {
             // A number locked out by failed checks gets no new codes either, not even on a
             // verification started before the lockout.
             try protection.limiter.requireNotLockedOut(phone: v.phoneNumber, now: now, in: tx)
-            let testCode = protection.testNumbers.codes[v.phoneNumber]
+            let testCode = try protection.testNumbers.code(for: v.phoneNumber, now: now)
             // A generated code has the verification's length (it may differ from the policy's).
             let generated = options.customCode == nil && options.codeLength == nil && fresh.count != v.codeLength
                 && CodeGenerator.allowedLengths.contains(v.codeLength)
@@ -109,6 +109,9 @@ extension VerificationService {
                 return (.failure(VerifyError(
                     .invalidRequest, "code must be \(v.codeLength) digits", details: ["field": "code"])), v.region)
             }
+            // A test number's approval is no conversion (nothing was sent): it must not lift the
+            // fraud guard's verdict on its block or country.
+            let isTestNumber = try protection.testNumbers.code(for: v.phoneNumber, now: now) != nil
             try protection.limiter.requireNotLockedOut(phone: v.phoneNumber, now: now, in: tx)
             let admission = try protection.limiter.admit(protection.checkSubjects(client: clientIP), now: now, in: tx)
             let report = try protection.limiter.record(admission, now: now, in: tx)
@@ -118,7 +121,9 @@ extension VerificationService {
                 v.approvedAt = now
                 try tx.update(v)
                 try onApproved?(v, tx)
-                try protection.fraud.recordApproval(keys: protection.fraudKeys(phone: v.phoneNumber, region: v.region), now: now, in: tx)
+                if !isTestNumber {
+                    try protection.fraud.recordApproval(keys: protection.fraudKeys(phone: v.phoneNumber, region: v.region), now: now, in: tx)
+                }
                 return (.success(ApprovedCheck(verification: v, credential: nil, rateLimit: report)), v.region)
             }
             if v.attempts >= v.maxAttempts { v.storedStatus = .maxAttemptsReached }

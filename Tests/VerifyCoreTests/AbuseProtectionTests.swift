@@ -30,6 +30,19 @@ import VerifyTesting
         #expect(try t.service.start(StartRequest(phoneNumber: "+15555550123")).replayed == false)
     }
 
+    /// With several rules exhausted, the refusal names the one that holds longest: Retry-After is
+    /// when a request passes every rule, not when the shortest one frees.
+    @Test func theRefusalNamesTheRuleThatHoldsLongest() throws {
+        let t = try service("phone_send=1/20s,2/1h")
+        _ = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "a"))
+        t.clock.advance(21)
+        _ = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "b"))
+        t.clock.advance(1)
+        let error = refusal { _ = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "c")) }
+        #expect(error?.rateLimit?.policy == "phone_send_1h")
+        #expect(error?.retryAfter == 3600 - 22)
+    }
+
     @Test func aRefusalConsumesNoQuotaElsewhere() throws {
         let t = try service("ip_send=2/10m")
         _ = try t.service.start(StartRequest(phoneNumber: "+15555550001", clientIP: "a"))
@@ -151,9 +164,32 @@ import VerifyTesting
 
     @Test func expiredTestNumbersAreRefused() throws {
         let t = try service(tests: TestNumbers(codes: ["+15555550100": "123456"], expiresAt: Date(timeIntervalSince1970: 1_800_000_100)))
-        _ = try t.service.start(StartRequest(phoneNumber: "+15555550100"))
+        let pending = try t.service.start(StartRequest(phoneNumber: "+15555550100")).verification
         t.clock.advance(100)
         #expect(refusal { _ = try t.service.start(StartRequest(phoneNumber: "+15555550100")) }?.code == .forbidden)
+        // A test verification left pending at the expiry can neither be resent nor approved.
+        #expect(refusal { _ = try t.service.resend(id: pending.id) }?.code == .forbidden)
+        #expect(refusal { _ = try t.service.checkAndIssue(id: pending.id, code: "123456") }?.code == .forbidden)
+        #expect(refusal { _ = try t.service.approve(id: pending.id) }?.code == .forbidden)
+        #expect(try t.service.get(id: pending.id).status == .pending)
+    }
+
+    /// Nothing is sent to a test number, so its approval is no conversion: approving test numbers
+    /// must not lift the fraud guard's refusal of their country (it would cost the attacker nothing).
+    @Test func testNumberApprovalsDoNotCountAsConversions() throws {
+        var fraud = FraudPolicy()
+        fraud.minSends = 3
+        let t = try service("prefix_send=off;phone_send=off;ip_send=off", fraud: fraud,
+                            tests: TestNumbers(codes: ["+16665550100": "123456", "+16665550101": "123456"]))
+        for n in 0..<3 { _ = try t.service.start(StartRequest(phoneNumber: "+1666555\(String(format: "%04d", 9000 + n))")) }
+        #expect(refusal { _ = try t.service.start(StartRequest(phoneNumber: "+16665559999")) }?.code == .suspectedFraud)
+        let checked = try t.service.start(StartRequest(phoneNumber: "+16665550100")).verification
+        _ = try t.service.check(id: checked.id, code: "123456")
+        let approved = try t.service.start(StartRequest(phoneNumber: "+16665550101")).verification
+        _ = try t.service.approve(id: approved.id)
+        let stats = try FraudAdmin(store: t.store, clock: t.clock, policy: fraud).stats()
+        #expect(stats.first { $0.key == "prefix:+1666555" }?.approved == 0)
+        #expect(refusal { _ = try t.service.start(StartRequest(phoneNumber: "+16665559999")) }?.code == .suspectedFraud)
     }
 
     @Test func lowConversionPrefixIsRefusedUntilAllowedOrRecovered() throws {

@@ -26,6 +26,21 @@ import VerifyCore
         #expect(log.status(of: fivePerMinute, now: 100_000).remaining == 5)
     }
 
+    /// A request's `now` can be older than events already logged (taken before a lock wait or a
+    /// retry, or another replica's clock): such an event expiring must not hide newer ones.
+    @Test func anEventRecordedOutOfOrderDoesNotHideNewerOnes() {
+        let fivePerHour = LimitRule(quota: 5, window: 3600)
+        var log = SlidingWindowLog(events: [100_000, 101_000, 102_000, 103_000])
+        log.record(97_000, rule: fivePerHour)
+        #expect(log.events == [97_000, 100_000, 101_000, 102_000, 103_000])
+        let later: Int64 = 97_000 + 3_600_000 + 1
+        #expect(log.status(of: fivePerHour, now: later).remaining == 1)
+        // A log stored unsorted (before this rule) is read in order.
+        let stored = SlidingWindowLog(events: [100_000, 101_000, 102_000, 103_000, 97_000])
+        #expect(stored.status(of: fivePerHour, now: later).remaining == 1)
+        #expect(stored.status(of: fivePerHour, now: later).resetSeconds == 3)
+    }
+
     @Test func neverMoreThanQuotaInAnyWindow() {
         var log = SlidingWindowLog(events: [])
         var accepted: [Int64] = []
