@@ -14,7 +14,7 @@ public struct ClientIPResolver: Sendable {
         guard !trustedProxies.isEmpty, isTrusted(peer) else { return peer }
         let hops = request.headers.values(for: "X-Forwarded-For")
             .flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { Self.withoutPort($0.trimmingCharacters(in: .whitespaces)) }
         for hop in hops.reversed() {
             guard CIDR.parseAddress(hop) != nil else { return peer }
             if !isTrusted(hop) { return hop }
@@ -29,6 +29,17 @@ public struct ClientIPResolver: Sendable {
         if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
         let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
         return groups.joined(separator: ":") + "::/64"
+    }
+
+    /// Some proxies forward the client's port too: "203.0.113.7:51234", "[2001:db8::7]:443" (and
+    /// "[2001:db8::7]") name the address alone; a bare IPv6 address is left as it is.
+    static func withoutPort(_ hop: String) -> String {
+        if hop.hasPrefix("["), let close = hop.firstIndex(of: "]") {
+            return String(hop[hop.index(after: hop.startIndex)..<close])
+        }
+        let colons = hop.filter { $0 == ":" }.count
+        if colons == 1, let colon = hop.firstIndex(of: ":") { return String(hop[..<colon]) }
+        return hop
     }
 
     private func isTrusted(_ address: String) -> Bool {

@@ -108,6 +108,12 @@ import VerifyTesting
         #expect(resolver.resolve(proxied) == "198.51.100.7")
         let garbage = HTTPRequest(method: "GET", path: "/", headers: ["X-Forwarded-For": "nonsense"], remoteAddress: "10.0.0.1")
         #expect(resolver.resolve(garbage) == "10.0.0.1")
+        // Hops with a port (some load balancers send them) name the client, not the proxy.
+        for (hop, client) in [("198.51.100.7:51234", "198.51.100.7"), ("[2001:db8::7]:443", "2001:db8::7"),
+                              ("[2001:db8::7]", "2001:db8::7"), ("2001:db8::7", "2001:db8::7")] {
+            let request = HTTPRequest(method: "GET", path: "/", headers: ["X-Forwarded-For": hop + ", 10.0.0.2"], remoteAddress: "10.0.0.1")
+            #expect(resolver.resolve(request) == client)
+        }
     }
 
     @Test(arguments: [("10.1.2.3", true), ("11.0.0.1", false), ("::1", false)])
