@@ -82,7 +82,7 @@ public struct APIResponder: HTTPResponder {
             DeliveryCallbackRoutes(receipts: receipts, auth: dependencies.callbackAuth).register(in: &router)
         }
         if let twilioCompat = dependencies.twilioCompat {
-            TwilioCompatRoutes(dependencies: twilioCompat).register(in: &router)
+            TwilioCompatRoutes(dependencies: twilioCompat, logger: dependencies.logger).register(in: &router)
         }
         if let devMessages = dependencies.devMessages {
             DevRoutes(messages: devMessages, service: dependencies.service).register(in: &router)

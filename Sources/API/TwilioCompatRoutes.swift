@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Telemetry
 import VerifyCore
 
 /// What the Twilio-compatible API needs; `APIDependencies.twilioCompat` is nil when it is off.
@@ -24,48 +25,49 @@ public struct TwilioCompatDependencies: Sendable {
 /// docs/TWILIO_COMPAT.md is the migration guide.
 struct TwilioCompatRoutes: Sendable {
     let dependencies: TwilioCompatDependencies
+    let logger: Logger
 
     /// The channels Twilio knows that PhoneVerify does not send.
     static let otherChannels: Set<String> = ["call", "voice", "email", "whatsapp", "sna", "auto", "rcs", "push", "totp", "psd2"]
 
     func register(in router: inout Router) {
         router.add("POST", "/v2/Services") { request, context in
-            handle(request, .other) { account, compat in try createService(request, account, compat) }
+            handle(request, context, .other) { account, compat in try createService(request, account, compat) }
         }
         router.add("GET", "/v2/Services") { request, context in
-            handle(request, .other) { account, compat in try listServices(request, account, compat) }
+            handle(request, context, .other) { account, compat in try listServices(request, account, compat) }
         }
         router.add("GET", "/v2/Services/{Sid}") { request, context in
-            handle(request, .other) { account, compat in
+            handle(request, context, .other) { account, compat in
                 let service = try Self.service(context, "Sid", account, compat)
                 return JSONResponse.make(200, TwilioCompatJSON.service(service, base: dependencies.baseURL))
             }
         }
         router.add("POST", "/v2/Services/{Sid}") { request, context in
-            handle(request, .other) { account, compat in try updateService(request, context, account, compat) }
+            handle(request, context, .other) { account, compat in try updateService(request, context, account, compat) }
         }
         router.add("DELETE", "/v2/Services/{Sid}") { request, context in
-            handle(request, .other) { account, compat in
+            handle(request, context, .other) { account, compat in
                 let service = try Self.service(context, "Sid", account, compat)
                 try compat.deleteService(sid: service.sid, accountSID: account)
                 return HTTPResponse(status: 204, headers: HTTPHeaders(), body: [])
             }
         }
         router.add("POST", "/v2/Services/{ServiceSid}/Verifications") { request, context in
-            handle(request, .send) { account, compat in try startVerification(request, context, account, compat) }
+            handle(request, context, .send) { account, compat in try startVerification(request, context, account, compat) }
         }
         router.add("GET", "/v2/Services/{ServiceSid}/Verifications/{Sid}") { request, context in
-            handle(request, .other) { account, compat in
+            handle(request, context, .other) { account, compat in
                 let service = try Self.service(context, "ServiceSid", account, compat)
                 let view = try Self.verification(context, service, compat)
                 return JSONResponse.make(200, TwilioCompatJSON.verification(view, base: dependencies.baseURL), headers: ["Cache-Control": "no-store"])
             }
         }
         router.add("POST", "/v2/Services/{ServiceSid}/Verifications/{Sid}") { request, context in
-            handle(request, .other) { account, compat in try updateVerification(request, context, account, compat) }
+            handle(request, context, .other) { account, compat in try updateVerification(request, context, account, compat) }
         }
         router.add("POST", "/v2/Services/{ServiceSid}/VerificationCheck") { request, context in
-            handle(request, .check) { account, compat in try check(request, context, account, compat) }
+            handle(request, context, .check) { account, compat in try check(request, context, account, compat) }
         }
     }
 
@@ -74,7 +76,7 @@ struct TwilioCompatRoutes: Sendable {
 
     /// Authenticates, runs `body`, and turns every refusal into Twilio's error body.
     func handle(
-        _ request: HTTPRequest, _ operation: TwilioCompatError.Operation,
+        _ request: HTTPRequest, _ context: RouteContext, _ operation: TwilioCompatError.Operation,
         _ body: (String, TwilioCompatService) throws -> HTTPResponse
     ) -> HTTPResponse {
         guard let account = dependencies.credentials.authenticate(request.headers["Authorization"]) else {
@@ -93,7 +95,11 @@ struct TwilioCompatRoutes: Sendable {
         } catch let error as VerifyError {
             return TwilioCompatError.from(error, path: request.path, operation: operation).response
         } catch {
-            return TwilioCompatError(500, 20500, "Internal server error").response
+            logger.error("unhandled error", [
+                ("request_id", context.requestID), ("route", context.route),
+                ("error", String(describing: type(of: error))), ("detail", String(String(describing: error).prefix(300))),
+            ])
+            return TwilioCompatError(500, 20500, "Internal server error; see the server log for request \(context.requestID)").response
         }
     }
 
@@ -111,11 +117,16 @@ struct TwilioCompatRoutes: Sendable {
     func updateService(_ request: HTTPRequest, _ context: RouteContext, _ account: String, _ compat: TwilioCompatService) throws -> HTTPResponse {
         let form = try Form(request)
         let existing = try Self.service(context, "Sid", account, compat)
-        var settings = existing.settings
-        if let name = try form.string("FriendlyName", maxLength: 32) { settings.friendlyName = name }
-        try Self.apply(form, to: &settings)
-        let changed = settings
-        let service = try compat.updateService(sid: existing.sid, accountSID: account) { $0 = changed }
+        // The form's fields change the settings read in the update's own transaction (rather than
+        // overwriting them with this request's copy), so concurrent updates of different fields
+        // all land. Applied once here first, so a bad field is refused before anything is written.
+        let change: @Sendable (inout CompatServiceSettings) throws -> Void = { settings in
+            if let name = try form.string("FriendlyName", maxLength: 32) { settings.friendlyName = name }
+            try Self.apply(form, to: &settings)
+        }
+        var scratch = existing.settings
+        try change(&scratch)
+        let service = try compat.updateService(sid: existing.sid, accountSID: account, change)
         return JSONResponse.make(200, TwilioCompatJSON.service(service, base: dependencies.baseURL))
     }
 
@@ -271,9 +282,11 @@ struct Form {
         guard let raw = fields[name] else { return nil }
         let value = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !value.isEmpty else { throw TwilioCompatError.invalid(name, "must not be empty") }
-        guard value.count <= maxLength else { throw TwilioCompatError.invalid(name, "must be at most \(maxLength) characters") }
-        guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw TwilioCompatError.invalid(name, "must not contain control characters")
+        // Counted in code points, not grapheme clusters: one "character" can carry hundreds of
+        // combining marks, and these names end up in the SMS text.
+        guard value.unicodeScalars.count <= maxLength else { throw TwilioCompatError.invalid(name, "must be at most \(maxLength) characters") }
+        guard !value.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) else {
+            throw TwilioCompatError.invalid(name, "must not contain control or format characters")
         }
         return value
     }

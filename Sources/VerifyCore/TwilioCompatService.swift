@@ -99,12 +99,12 @@ public struct TwilioCompatService: Sendable {
     }
 
     public func updateService(
-        sid: String, accountSID: String, _ change: @escaping @Sendable (inout CompatServiceSettings) -> Void
+        sid: String, accountSID: String, _ change: @escaping @Sendable (inout CompatServiceSettings) throws -> Void
     ) throws -> CompatService {
         let now = clock.now()
         return try store.compatWrite { tx -> CompatService in
             guard var service = try tx.compatService(sid: sid), service.accountSID == accountSID else { throw Self.serviceNotFound }
-            change(&service.settings)
+            try change(&service.settings)
             try Self.validate(service.settings)
             service.updatedAt = now
             try tx.saveCompatService(service)

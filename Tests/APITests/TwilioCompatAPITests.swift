@@ -15,18 +15,20 @@ struct TwilioCompatHarness {
 
     let t: TestService
     let api: APIResponder
+    let logs = CapturingLogHandler()
 
-    /// `compat: false`: credentials unset (endpoints off); `store: false`: a store without the records (501).
-    init(compat: Bool = true, store: Bool = true, protection: AbuseProtection = .off) {
+    /// `compat: false`: credentials unset (endpoints off); `store: false`: a store without the records (501);
+    /// `compatStore`: another store for the compatible API's records.
+    init(compat: Bool = true, store: Bool = true, protection: AbuseProtection = .off, compatStore: (any TwilioCompatStore)? = nil) {
         t = TestService(protection: protection)
         var dependencies = APIDependencies(
             service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
-            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {}, devMessages: nil)
+            logger: Logger(handler: logs, minimumLevel: .debug), readiness: {}, devMessages: nil)
         if compat {
             let credentials = try! TwilioCompatCredentials(parsing: "\(Self.account):\(Self.token),\(Self.other):\(Self.otherToken)")
             dependencies.twilioCompat = TwilioCompatDependencies(
                 credentials: credentials,
-                service: store ? TwilioCompatService(verifications: t.service, store: t.store) : nil,
+                service: store ? TwilioCompatService(verifications: t.service, store: compatStore ?? t.store) : nil,
                 baseURL: "https://verify.example.com/")
         }
         api = APIResponder(dependencies)
