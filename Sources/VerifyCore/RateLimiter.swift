@@ -71,12 +71,13 @@ public struct RateLimiter: Sendable {
         return RateLimitReport.closest(reports)
     }
 
-    /// Throws `phone_lockout` when the number has too many failed checks in the window.
+    /// Throws `phone_lockout` when the number had too many failed checks within the window: for
+    /// one window from the failure that reached the limit (SPEC: "10 / day, then locked for the day").
     public func requireNotLockedOut(phone: String, now: Date, in tx: any StoreTransaction) throws {
         var longest: RateLimitReport?
         for rule in limits.rules(.phoneFailedCheck) {
             let log = SlidingWindowLog(events: try tx.limitEvents(key: Subject(.phoneFailedCheck, phone).key(rule)))
-            let status = log.status(of: rule, now: Self.millis(now))
+            let status = log.lockStatus(of: rule, now: Self.millis(now))
             if status.isExhausted, status.resetSeconds > (longest?.status.resetSeconds ?? -1) {
                 longest = RateLimitReport(policy: Self.policyName(.phoneFailedCheck, rule), status: status)
             }
@@ -84,14 +85,20 @@ public struct RateLimiter: Sendable {
         if let longest { throw Self.refusal(.phoneFailedCheck, longest) }
     }
 
-    /// Counts one failed check against the number.
-    public func recordFailedCheck(phone: String, now: Date, in tx: any StoreTransaction) throws {
+    /// Counts one failed check against the number; returns the lockout rule now closest to its
+    /// limit, so the answer warns before the number is locked.
+    @discardableResult
+    public func recordFailedCheck(phone: String, now: Date, in tx: any StoreTransaction) throws -> RateLimitReport? {
+        var reports: [RateLimitReport] = []
         for rule in limits.rules(.phoneFailedCheck) {
             let key = Subject(.phoneFailedCheck, phone).key(rule)
             var log = SlidingWindowLog(events: try tx.limitEvents(key: key))
             log.record(Self.millis(now), rule: rule)
             try tx.setLimitEvents(key: key, events: log.events, expiresAt: now.addingTimeInterval(TimeInterval(rule.window)))
+            reports.append(RateLimitReport(
+                policy: Self.policyName(.phoneFailedCheck, rule), status: log.lockStatus(of: rule, now: Self.millis(now))))
         }
+        return RateLimitReport.closest(reports)
     }
 
     static func policyName(_ scope: LimitScope, _ rule: LimitRule) -> String {

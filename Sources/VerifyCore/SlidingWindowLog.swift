@@ -72,6 +72,18 @@ public struct SlidingWindowLog: Sendable, Equatable {
         return LimitStatus(rule: rule, remaining: remaining, resetSeconds: reset)
     }
 
+    /// A lockout's state ("N in W, then locked for W"): once N events fell within W of each other,
+    /// locked until W after the one that reached N, however old the first ones get (no further
+    /// events are recorded while locked). Without a lock, as `status`.
+    public func lockStatus(of rule: LimitRule, now: Int64) -> LimitStatus {
+        let window = Int64(rule.window) * 1000
+        guard !isBucketed, rule.quota > 0, events.count >= rule.quota else { return status(of: rule, now: now) }
+        let reached = events[events.count - 1]
+        let first = events[events.count - rule.quota]
+        guard reached - first < window, now < reached + window else { return status(of: rule, now: now) }
+        return LimitStatus(rule: rule, remaining: 0, resetSeconds: Int(max(1, (reached + window - now + 999) / 1000)))
+    }
+
     /// Adds an event at `now` for `rule`, keeping only what the rule can still need.
     public mutating func record(_ now: Int64, rule: LimitRule) {
         let horizon = now - Int64(rule.window) * 1000

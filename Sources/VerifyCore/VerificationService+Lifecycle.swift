@@ -128,10 +128,11 @@ extension VerificationService {
             }
             if v.attempts >= v.maxAttempts { v.storedStatus = .maxAttemptsReached }
             try tx.update(v)
-            try protection.limiter.recordFailedCheck(phone: v.phoneNumber, now: now, in: tx)
+            let lockout = try protection.limiter.recordFailedCheck(phone: v.phoneNumber, now: now, in: tx)
             return (.failure(VerifyError(
                 .incorrectCode, "the code is incorrect",
-                details: ["attempts_remaining": .int(Int64(v.attemptsRemaining))], rateLimit: report)), v.region)
+                details: ["attempts_remaining": .int(Int64(v.attemptsRemaining))],
+                rateLimit: RateLimitReport.closest([report, lockout].compactMap { $0 }))), v.region)
         } }
         record(outcome, region: region)
         return try outcome.get()

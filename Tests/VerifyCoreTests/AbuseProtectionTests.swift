@@ -120,10 +120,25 @@ import VerifyTesting
         let locked = refusal { _ = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "other")) }
         #expect(locked?.code == .rateLimited)
         #expect(locked?.details["scope"] == "phone_lockout")
-        #expect((locked?.retryAfter ?? 0) > 0)
-        t.clock.advance(86_400)
+        // Locked for the day from the 10th failure (an hour after the first five), not only until
+        // the first failures leave the window.
+        #expect(locked?.retryAfter == 86_400 - 3601)
+        t.clock.advance(86_400 - 7202 + 1)  // the first five failures have left the window
+        #expect(refusal { _ = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "other")) }?.details["scope"] == "phone_lockout")
+        t.clock.advance(3600)
         let v = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "other")).verification
         _ = try t.service.check(id: v.id, code: try t.lastCode(for: v.id))
+    }
+
+    /// A wrong code's answer reports the rule closest to refusing: near a lockout, the lockout.
+    @Test func wrongCodesWarnOfTheComingLockout() throws {
+        let t = try service("phone_failed_check=3/1h")
+        let v = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
+        let wrong = try t.lastCode(for: v.id) == "000000" ? "111111" : "000000"
+        _ = refusal { _ = try t.service.check(id: v.id, code: wrong) }
+        let second = refusal { _ = try t.service.check(id: v.id, code: wrong) }
+        #expect(second?.rateLimit?.policy == "phone_failed_check_1h")
+        #expect(second?.rateLimit?.status.remaining == 1)
     }
 
     @Test func lockoutAlsoRefusesChecksOfPendingVerifications() throws {
