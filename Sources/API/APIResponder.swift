@@ -160,6 +160,17 @@ public struct APIResponder: HTTPResponder {
         }
     }
 
+    /// The Twilio-compatible API answers an oversized body with Twilio's error body, like every
+    /// other error of its paths; elsewhere the server's own JSON error stands.
+    public func bodyTooLarge(path: String, limit: Int) -> HTTPResponse? {
+        guard dependencies.twilioCompat != nil, TwilioCompatRoutes.owns(path) else { return nil }
+        var response = TwilioCompatError.from(
+            VerifyError(.payloadTooLarge, "request body exceeds \(limit) bytes"), path: path, operation: .other
+        ).response
+        response.headers.set("X-Request-Id", dependencies.random.identifier(prefix: "req_"))
+        return response
+    }
+
     /// The caller's `X-Request-Id` when it is short and plain, otherwise a fresh one.
     private func requestID(_ request: HTTPRequest) -> String {
         if let given = request.headers["X-Request-Id"], !given.isEmpty, given.utf8.count <= 64,

@@ -24,4 +24,11 @@ final class LateBoundResponder: HTTPResponder, @unchecked Sendable {
         }
         return current.respond(to: request)
     }
+
+    func bodyTooLarge(path: String, limit: Int) -> HTTPResponse? {
+        lock.lock()
+        let current = target
+        lock.unlock()
+        return current?.bodyTooLarge(path: path, limit: limit)
+    }
 }

@@ -54,7 +54,7 @@ extension HTTPServer {
                let announced = UInt64(length.trimmingASCIISpaces()), announced > UInt64(limit) {
                 state.tooLarge = true
                 state.responded = true
-                return send(ResponseWriter.payloadTooLarge(limit: limit), on: connection)
+                return send(tooLarge(url, limit: limit), on: connection)
             }
             return .YES
         }
@@ -87,7 +87,7 @@ extension HTTPServer {
         guard !state.responded else { return .YES }
         state.responded = true
         if state.tooLarge {
-            return send(ResponseWriter.payloadTooLarge(limit: limit), on: connection)
+            return send(tooLarge(url, limit: limit), on: connection)
         }
         let request = HTTPRequest(
             method: method.map { String(cString: $0) } ?? "GET",
@@ -99,6 +99,12 @@ extension HTTPServer {
         )
         state.body = []
         return send(responder.respond(to: request), on: connection)
+    }
+
+    /// The responder's 413 for this path, or the server's own.
+    private func tooLarge(_ url: UnsafePointer<CChar>?, limit: Int) -> HTTPResponse {
+        responder.bodyTooLarge(path: url.map { String(cString: $0) } ?? "/", limit: limit)
+            ?? ResponseWriter.payloadTooLarge(limit: limit)
     }
 
     private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {

@@ -44,4 +44,11 @@ public protocol HTTPBodyStream: Sendable {
 /// The HTTP server calls it from its worker threads; tests call it directly.
 public protocol HTTPResponder: Sendable {
     func respond(to request: HTTPRequest) -> HTTPResponse
+    /// The 413 for a body over the server's limit at `path` (answered without reading the body or
+    /// calling `respond`); nil for the server's own JSON error.
+    func bodyTooLarge(path: String, limit: Int) -> HTTPResponse?
+}
+
+extension HTTPResponder {
+    public func bodyTooLarge(path: String, limit: Int) -> HTTPResponse? { nil }
 }

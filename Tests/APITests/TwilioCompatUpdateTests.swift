@@ -52,6 +52,16 @@ import VerifyCore
         #expect(h.send(sid, extra: [("CustomFriendlyName", "Café Zürich")]).status == 201)
     }
 
+    @Test func anOversizedBodyOnV2IsTwiliosError() throws {
+        let h = TwilioCompatHarness()
+        let response = try #require(h.api.bodyTooLarge(path: "/v2/Services", limit: 16384))
+        #expect(response.status == 413)
+        let json = try JSONValue.parse(response.bodyBytes)
+        #expect(json["code"] == .int(60200) && json["status"] == .int(413))
+        #expect(response.headers["X-Request-Id"]?.hasPrefix("req_") == true)
+        #expect(h.api.bodyTooLarge(path: "/v1/verifications", limit: 16384) == nil)
+    }
+
     @Test func aBadFieldChangesNothing() throws {
         let h = TwilioCompatHarness()
         let sid = try #require(h.call("POST", "/v2/Services", form: [("FriendlyName", "x")])["sid"]?.stringValue)

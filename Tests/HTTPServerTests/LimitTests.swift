@@ -23,6 +23,24 @@ struct LimitTests {
         }
     }
 
+    /// A responder may shape the 413 per path (the Twilio-compatible API answers in Twilio's body).
+    @Test func theResponderShapesThe413() throws {
+        struct Shaping: HTTPResponder {
+            func respond(to request: HTTPRequest) -> HTTPResponse { HTTPResponse(status: 200) }
+            func bodyTooLarge(path: String, limit: Int) -> HTTPResponse? {
+                path.hasPrefix("/v2/") ? HTTPResponse(status: 413, body: Array("shaped \(path) \(limit)".utf8)) : nil
+            }
+        }
+        try withServer(responder: Shaping()) { server in
+            let shaped = try RawHTTPConnection(port: server.port).exchange(
+                "POST /v2/Services HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n")
+            #expect(shaped.status == 413 && shaped.text == "shaped /v2/Services 16384")
+            let plain = try RawHTTPConnection(port: server.port).exchange(
+                "POST /v1/x HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n")
+            #expect(plain.status == 413 && plain.text == Self.tooLargeJSON)
+        }
+    }
+
     @Test func bodyExactlyAtTheLimitIsAccepted() throws {
         let responder = ClosureResponder { request in
             HTTPResponse(status: 200, body: Array("\(request.body.count)".utf8))
