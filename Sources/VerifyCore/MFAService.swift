@@ -115,7 +115,8 @@ public struct MFAService: Sendable {
     /// "mfa", when its `auth_time` is within `stepUpMaxAge`; otherwise `step_up_required`.
     public func requireRecentStepUp(_ principal: Principal) throws {
         let stepped = principal.isStepUpCredential ? principal.acr == "aal2" : principal.authenticationMethods.contains("mfa")
-        let recent = principal.authTime.map { clock.now().timeIntervalSince($0) <= Double(policy.stepUpMaxAge) } ?? false
+        // An `auth_time` in the future (beyond a minute of clock skew) would count as recent for ever.
+        let recent = principal.authTime.map { (-60...Double(policy.stepUpMaxAge)).contains(clock.now().timeIntervalSince($0)) } ?? false
         guard stepped && recent else {
             throw VerifyError(
                 .stepUpRequired, "this operation needs a recent step-up authentication (a PhoneVerify step-up credential)",

@@ -94,6 +94,16 @@ import VerifyTesting
         #expect(try JWTParts.claims(try #require(approved.credential).token)["sid"] == "sess-1")
     }
 
+    @Test func anAuthTimeInTheFutureIsNotRecent() throws {
+        let factor = try enrolled(alice)
+        let future = Principal(subject: "user-alice", sessionID: "sess-1", authenticationMethods: ["pwd", "mfa"],
+                               authTime: t.clock.now().addingTimeInterval(3600))
+        #expect(refusal { _ = try mfa.deleteFactor(future, id: factor.id) }?.code == .stepUpRequired)
+        let skewed = Principal(subject: "user-alice", sessionID: "sess-1", authenticationMethods: ["pwd", "mfa"],
+                               authTime: t.clock.now().addingTimeInterval(30))
+        #expect(try mfa.deleteFactor(skewed, id: factor.id).id == factor.id)
+    }
+
     /// A lost phone removed by support: its pending challenge no longer steps anyone up.
     @Test func aChallengeOfADeletedFactorIsNotFound() throws {
         let factor = try enrolled(alice)
