@@ -32,8 +32,16 @@ enum KeysCommand {
             print("{\"active\":\"\(signer.keyID)\",\"note\":\"the previous key stays in JWKS for \(c.credentialTTL) s; a running server publishes it within PHONE_VERIFY_KEY_REFRESH and signs with it one interval later\"}")
             return 0
         case ("retire", 2):
+            let before = try store.signingKeys().first { $0.kid == args[1] }
             if try store.retire(kid: args[1]) {
-                print("{\"retired\":\"\(args[1])\"}")
+                // Still published means credentials it signed may still be valid, or a replica
+                // whose key file was not updated still signs with it: that replica now answers 503
+                // (not ready) until its file holds the active key.
+                let stillInUse = before?.isPublished(at: now) == true
+                let note = stillInUse
+                    ? "it was still published: its unexpired credentials no longer verify, and a replica still signing with it stops (503, not ready) until its key file holds the active key"
+                    : "it was no longer published"
+                print("{\"retired\":\"\(args[1])\",\"note\":\"\(note)\"}")
                 return 0
             }
             fail("no verifying key \(args[1]) (the active key cannot be retired; rotate first)")

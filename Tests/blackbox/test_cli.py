@@ -52,7 +52,10 @@ def test_keys_rotate_keeps_the_old_key_published_until_retired(data_dir):
         assert old in kids and len(kids) == 2
     finally:
         server.stop()
-    assert run(["keys", "retire", old], data_dir).returncode == 0
+    retired_out = run(["keys", "retire", old], data_dir)
+    assert retired_out.returncode == 0
+    # Still within its publication window: the command says what retiring it now breaks.
+    assert "still published" in json.loads(retired_out.stdout)["note"]
     active = [json.loads(line)["kid"] for line in run(["keys", "list"], data_dir).stdout.splitlines() if json.loads(line)["status"] == "active"]
     assert run(["keys", "retire", active[0]], data_dir).returncode != 0  # the active key cannot be retired
     server = Server(data_dir).start()
