@@ -151,10 +151,7 @@ public struct APIResponder: HTTPResponder {
             } catch let error as VerifyError {
                 return JSONResponse.error(error)
             } catch {
-                dependencies.logger.error("unhandled error", [
-                    ("request_id", context.requestID), ("route", template), ("error", String(describing: type(of: error))),
-                    ("detail", String(String(describing: error).prefix(300))),
-                ])
+                dependencies.logger.unhandled(error, requestID: context.requestID, route: template)
                 return JSONResponse.error(VerifyError(.internalError, "internal error; see the server log for request \(context.requestID)"))
             }
         }

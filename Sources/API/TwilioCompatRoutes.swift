@@ -95,10 +95,7 @@ struct TwilioCompatRoutes: Sendable {
         } catch let error as VerifyError {
             return TwilioCompatError.from(error, path: request.path, operation: operation).response
         } catch {
-            logger.error("unhandled error", [
-                ("request_id", context.requestID), ("route", context.route),
-                ("error", String(describing: type(of: error))), ("detail", String(String(describing: error).prefix(300))),
-            ])
+            logger.unhandled(error, requestID: context.requestID, route: context.route)
             return TwilioCompatError(500, 20500, "Internal server error; see the server log for request \(context.requestID)").response
         }
     }
@@ -257,52 +254,5 @@ struct TwilioCompatRoutes: Sendable {
         }
         let result = try compat.check(id: id, code: code, clientIP: AbuseProtection.serverCaller, service: service)
         return JSONResponse.make(200, TwilioCompatJSON.check(result.view, valid: result.valid), headers: ["Cache-Control": "no-store"])
-    }
-}
-
-/// `application/x-www-form-urlencoded` parameters of a Twilio-style request (the first value of
-/// a repeated name wins; names are case-sensitive, as Twilio's).
-struct Form {
-    let fields: [String: String]
-
-    init(_ request: HTTPRequest) throws {
-        if !request.body.isEmpty, let type = request.headers["Content-Type"] {
-            let media = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard media == "application/x-www-form-urlencoded" else {
-                throw TwilioCompatError(415, 60200, "Invalid parameter: Content-Type must be application/x-www-form-urlencoded")
-            }
-        }
-        var fields: [String: String] = [:]
-        for (name, value) in FormBody.fields(request.body) where fields[name] == nil { fields[name] = value }
-        self.fields = fields
-    }
-
-    /// A trimmed, non-empty string of at most `maxLength` characters; nil when absent.
-    func string(_ name: String, maxLength: Int) throws -> String? {
-        guard let raw = fields[name] else { return nil }
-        let value = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !value.isEmpty else { throw TwilioCompatError.invalid(name, "must not be empty") }
-        // Counted in code points, not grapheme clusters: one "character" can carry hundreds of
-        // combining marks, and these names end up in the SMS text.
-        guard value.unicodeScalars.count <= maxLength else { throw TwilioCompatError.invalid(name, "must be at most \(maxLength) characters") }
-        guard !value.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) else {
-            throw TwilioCompatError.invalid(name, "must not contain control or format characters")
-        }
-        return value
-    }
-
-    func bool(_ name: String) throws -> Bool? {
-        guard let value = fields[name] else { return nil }
-        switch value.lowercased() {
-        case "true": return true
-        case "false": return false
-        default: throw TwilioCompatError.invalid(name, "must be true or false")
-        }
-    }
-
-    func int(_ name: String) throws -> Int? {
-        guard let value = fields[name] else { return nil }
-        guard let number = Int(value.trimmingCharacters(in: .whitespaces)) else { throw TwilioCompatError.invalid(name, "must be an integer") }
-        return number
     }
 }

@@ -45,16 +45,18 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
         refreshIfDue()
         lock.lock()
         defer { lock.unlock() }
-        if retired {
-            throw VerifyError(
-                .unavailable,
-                "this replica's signing key was retired; install the active key in its key file (phone-verify keys list)")
-        }
+        if retired { throw Self.retiredKey }
         return signer
     }
 
-    /// True while this replica's key is retired and no replacement was loaded (not ready).
+    /// The refusal while this replica's key is retired and no replacement was loaded.
+    public static let retiredKey = VerifyError(
+        .unavailable, "this replica's signing key was retired; install the active key in its key file (phone-verify keys list)")
+
+    /// True while this replica's key is retired and no replacement was loaded (not ready). Refreshes
+    /// when due, so a replica that gets no traffic while not ready still notices its fixed key file.
     public var signingKeyRetired: Bool {
+        refreshIfDue()
         lock.lock()
         defer { lock.unlock() }
         return retired
@@ -73,7 +75,7 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
         let allowed = now.timeIntervalSince(forcedAt) >= Self.forcedRefreshInterval
         if allowed { forcedAt = now }
         lock.unlock()
-        if allowed { try? refresh(now: now) }
+        if allowed { refreshUnlessRunning(now: now) }
     }
 
     private func refreshIfDue() {
@@ -82,7 +84,15 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
         let due = now.timeIntervalSince(refreshedAt) >= refreshInterval
         if due { refreshedAt = now }  // one refresher at a time; others keep the cached view
         lock.unlock()
-        if due { try? refresh(now: now) }
+        if due { refreshUnlessRunning(now: now) }
+    }
+
+    /// Request threads never queue behind a refresh (a store that is down can take long to
+    /// answer): when one is running, they keep the cached view.
+    private func refreshUnlessRunning(now: Date) {
+        guard refreshing.try() else { return }
+        defer { refreshing.unlock() }
+        try? rereadStore(now: now)
     }
 
     /// Re-reads the published keys, and switches signer to a new active key that `reload` can
@@ -92,6 +102,11 @@ public final class StoreKeyRing: KeyRing, @unchecked Sendable {
     public func refresh(now: Date) throws {
         refreshing.lock()
         defer { refreshing.unlock() }
+        try rereadStore(now: now)
+    }
+
+    /// `refresh` under the `refreshing` lock.
+    private func rereadStore(now: Date) throws {
         let records = try store.signingKeys()
         var current = { self.lock.lock(); defer { self.lock.unlock() }; return self.signer }()
         if let active = records.first(where: { $0.status == .active }), active.kid != current.keyID,

@@ -112,9 +112,7 @@ public final class Application: @unchecked Sendable {
             logger: logger,
             readiness: {
                 try store.read { try $0.ping() }
-                if keyRing.signingKeyRetired {
-                    throw VerifyError(.unavailable, "this replica's signing key was retired; install the active key in its key file")
-                }
+                if keyRing.signingKeyRetired { throw StoreKeyRing.retiredKey }
                 if gateway.circuitStates().allSatisfy({ $0.state == .open }) {
                     throw VerifyError(.unavailable, "every SMS gateway's circuit breaker is open")
                 }

@@ -37,10 +37,14 @@ public struct RateLimiter: Sendable {
     /// Throws `rate_limited` when a rule is exhausted, naming the one that refuses longest (so
     /// Retry-After is when a request can pass every rule); otherwise returns what `record` will
     /// write.
-    public func admit(_ subjects: [Subject], now: Date, in tx: any StoreTransaction) throws -> Admission {
+    /// `lockout`: a number whose failed-check lockout refuses too (it is judged with the rest, so
+    /// the longest refusal wins), without counting anything against it.
+    public func admit(_ subjects: [Subject], now: Date, in tx: any StoreTransaction, lockout: String? = nil) throws -> Admission {
         let ms = Self.millis(now)
         var logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rule: LimitRule)] = []
-        var refusal: (scope: LimitScope, report: RateLimitReport)?
+        var refusal: (scope: LimitScope, report: RateLimitReport)? = try lockout.flatMap { phone in
+            try lockoutRefusal(phone: phone, now: now, in: tx).map { (LimitScope.phoneFailedCheck, $0) }
+        }
         for subject in subjects {
             for rule in limits.rules(subject.scope) {
                 let key = subject.key(rule)
@@ -74,6 +78,11 @@ public struct RateLimiter: Sendable {
     /// Throws `phone_lockout` when the number had too many failed checks within the window: for
     /// one window from the failure that reached the limit (SPEC: "10 / day, then locked for the day").
     public func requireNotLockedOut(phone: String, now: Date, in tx: any StoreTransaction) throws {
+        if let longest = try lockoutRefusal(phone: phone, now: now, in: tx) { throw Self.refusal(.phoneFailedCheck, longest) }
+    }
+
+    /// The lockout rule that refuses longest, if any does.
+    private func lockoutRefusal(phone: String, now: Date, in tx: any StoreTransaction) throws -> RateLimitReport? {
         var longest: RateLimitReport?
         for rule in limits.rules(.phoneFailedCheck) {
             let log = SlidingWindowLog(events: try tx.limitEvents(key: Subject(.phoneFailedCheck, phone).key(rule)))
@@ -82,7 +91,7 @@ public struct RateLimiter: Sendable {
                 longest = RateLimitReport(policy: Self.policyName(.phoneFailedCheck, rule), status: status)
             }
         }
-        if let longest { throw Self.refusal(.phoneFailedCheck, longest) }
+        return longest
     }
 
     /// Counts one failed check against the number; returns the lockout rule now closest to its

@@ -48,9 +48,6 @@ extension VerificationService {
                     rateLimit: Self.exhausted("resend_cooldown", quota: 1, window: cooldown, reset: wait))
             }
             let protection = service.protection
-            // A number locked out by failed checks gets no new codes either, not even on a
-            // verification started before the lockout.
-            try protection.limiter.requireNotLockedOut(phone: v.phoneNumber, now: now, in: tx)
             let testCode = try protection.testNumbers.code(for: v.phoneNumber, now: now)
             // A generated code has the verification's length (it may differ from the policy's).
             let generated = options.customCode == nil && options.codeLength == nil && fresh.count != v.codeLength
@@ -64,9 +61,12 @@ extension VerificationService {
             v.expiresAt = now.addingTimeInterval(TimeInterval(service.policy.codeTTL))
             v.resendAvailableAt = now.addingTimeInterval(TimeInterval(service.policy.cooldown(afterSends: v.sends)))
             var report: RateLimitReport?
+            // A number locked out by failed checks gets no new codes either, not even on a
+            // verification started before the lockout.
+            if testCode != nil { try protection.limiter.requireNotLockedOut(phone: v.phoneNumber, now: now, in: tx) }
             if testCode == nil {
                 let admission = try protection.limiter.admit(
-                    protection.sendSubjects(phone: v.phoneNumber, client: clientIP), now: now, in: tx)
+                    protection.sendSubjects(phone: v.phoneNumber, client: clientIP), now: now, in: tx, lockout: v.phoneNumber)
                 let fraudKeys = protection.fraudKeys(phone: v.phoneNumber, region: v.region)
                 try protection.fraud.admit(keys: fraudKeys, now: now, in: tx)
                 report = try protection.limiter.record(admission, now: now, in: tx)
@@ -112,8 +112,8 @@ extension VerificationService {
             // A test number's approval is no conversion (nothing was sent): it must not lift the
             // fraud guard's verdict on its block or country.
             let isTestNumber = try protection.testNumbers.code(for: v.phoneNumber, now: now) != nil
-            try protection.limiter.requireNotLockedOut(phone: v.phoneNumber, now: now, in: tx)
-            let admission = try protection.limiter.admit(protection.checkSubjects(client: clientIP), now: now, in: tx)
+            let admission = try protection.limiter.admit(
+                protection.checkSubjects(client: clientIP), now: now, in: tx, lockout: v.phoneNumber)
             let report = try protection.limiter.record(admission, now: now, in: tx)
             v.attempts += 1
             if hasher.matches(code: code, verificationID: v.id, expected: v.codeHash) {

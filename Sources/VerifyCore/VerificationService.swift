@@ -154,16 +154,17 @@ public struct VerificationService: Sendable {
                 }
                 return StartOutcome(verification: record.snapshot, replayed: true, rateLimit: nil)
             }
-            try protection.limiter.requireNotLockedOut(phone: number.e164, now: now, in: tx)
             var report: RateLimitReport?
             if let message {
                 let admission = try protection.limiter.admit(
-                    protection.sendSubjects(phone: number.e164, client: request.clientIP), now: now, in: tx)
+                    protection.sendSubjects(phone: number.e164, client: request.clientIP), now: now, in: tx, lockout: number.e164)
                 let fraudKeys = protection.fraudKeys(phone: number.e164, region: number.region)
                 try protection.fraud.admit(keys: fraudKeys, now: now, in: tx)
                 report = try protection.limiter.record(admission, now: now, in: tx)
                 try protection.fraud.recordSend(keys: fraudKeys, now: now, in: tx)
                 try tx.enqueue(message, lease: lease)
+            } else {
+                try protection.limiter.requireNotLockedOut(phone: number.e164, now: now, in: tx)
             }
             try tx.insert(verification)
             try onStarted?(verification, tx)

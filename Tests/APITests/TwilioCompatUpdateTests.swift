@@ -39,7 +39,7 @@ import VerifyCore
     }
 
     /// Names go into the SMS text: 32 is counted in code points (one grapheme can carry hundreds
-    /// of combining marks), and invisible format characters (U+202E reverses the text) are refused.
+    /// of combining marks), and bidirectional overrides (U+202E shows the text reversed) are refused.
     @Test func namesAreBoundedInCodePoints() throws {
         let h = TwilioCompatHarness()
         let sid = try #require(h.call("POST", "/v2/Services", form: [("FriendlyName", "Acme")])["sid"]?.stringValue)
@@ -50,6 +50,9 @@ import VerifyCore
         #expect(h.send(sid, extra: [("CustomFriendlyName", "Acme\u{202E}nigol")]).status == 400)
         #expect(h.call("POST", "/v2/Services/\(sid)", form: [("FriendlyName", heavy)]).status == 400)
         #expect(h.send(sid, extra: [("CustomFriendlyName", "Café Zürich")]).status == 201)
+        // Joiners are ordinary text: Persian uses ZWNJ, emoji sequences ZWJ.
+        #expect(h.send(sid, to: "+15555550124", extra: [("CustomFriendlyName", "می\u{200C}خواهم")]).status == 201)
+        #expect(h.send(sid, to: "+15555550125", extra: [("CustomFriendlyName", "Shop 👩\u{200D}💻")]).status == 201)
     }
 
     @Test func anOversizedBodyOnV2IsTwiliosError() throws {

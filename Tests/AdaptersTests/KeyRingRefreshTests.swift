@@ -170,6 +170,27 @@ import VerifyTesting
         #expect(try ring.currentSigner().keyID == new.keyID)
         #expect(!ring.signingKeyRetired)
     }
+
+    /// A replica that is not ready gets no traffic: the readiness probe alone must notice both a
+    /// retired key and the fixed key file.
+    @Test func readinessAloneNoticesARetiredKeyAndItsReplacement() throws {
+        let clock = ManualClock()
+        let table = KeyTable()
+        let old = try JWTSigner(key: TestKeys.own)
+        let new = try JWTSigner(key: TestKeys.nextEd25519)
+        let file = Locked<JWTSigner?>(nil)
+        try table.activate(try StoreKeyRing.record(for: old, at: clock.now()), now: clock.now(), credentialLifetime: 300)
+        let ring = try StoreKeyRing(active: old, store: table, clock: clock) { file.value }
+        try table.activate(try StoreKeyRing.record(for: new, at: clock.now()), now: clock.now(), credentialLifetime: 300)
+        #expect(try table.retire(kid: old.keyID))
+        #expect(!ring.signingKeyRetired)  // not yet reread
+        clock.advance(30)
+        #expect(ring.signingKeyRetired)
+        file.value = new
+        clock.advance(30)
+        #expect(!ring.signingKeyRetired)
+        #expect(try ring.currentSigner().keyID == new.keyID)
+    }
 }
 
 /// A value shared with a `@Sendable` closure.

@@ -43,6 +43,18 @@ import VerifyTesting
         #expect(error?.retryAfter == 3600 - 22)
     }
 
+    /// The lockout is judged with the send limits: a longer send limit wins over a shorter lock.
+    @Test func aLongerSendLimitWinsOverAShorterLockout() throws {
+        let t = try service("phone_failed_check=1/1h;phone_send=2/1d")
+        let v = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "a")).verification
+        _ = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "b"))
+        let wrong = try t.lastCode(for: v.id) == "000000" ? "111111" : "000000"
+        _ = refusal { _ = try t.service.check(id: v.id, code: wrong) }
+        let error = refusal { _ = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "c")) }
+        #expect(error?.rateLimit?.policy == "phone_send_1d")
+        #expect(error?.retryAfter == 86_400)
+    }
+
     @Test func aRefusalConsumesNoQuotaElsewhere() throws {
         let t = try service("ip_send=2/10m")
         _ = try t.service.start(StartRequest(phoneNumber: "+15555550001", clientIP: "a"))
