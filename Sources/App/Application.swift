@@ -44,6 +44,9 @@ public final class Application: @unchecked Sendable {
     /// Opens the store (migrating it), starts the delivery worker, then the HTTP server.
     public func start() throws {
         let c = configuration
+        // A write to a closed pipe (stdout of the console sink, stderr piped to a log shipper that
+        // restarted) must fail that write, not kill the server; sockets already avoid SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         for name in c.unknownVariables {
             logger.warning("unknown setting ignored (typo?)", [("name", name)])
         }

@@ -28,9 +28,11 @@ public struct TwilioGateway: SMSGateway {
     let http: GatewayHTTP
 
     /// Twilio errors about the destination itself: no other gateway would do better.
-    /// 21211 invalid To, 21214 To not reachable, 21408 region not enabled, 21610 unsubscribed,
-    /// 21612 cannot route, 21614 not a mobile number.
-    static let destinationErrors: Set<Int64> = [21211, 21214, 21408, 21610, 21612, 21614]
+    /// 21211 invalid To, 21214 To not reachable, 21614 not a mobile number. Not among them, since
+    /// they concern this Twilio account or sender and another gateway may deliver: 21408 region
+    /// not enabled (geo permissions), 21610 the recipient unsubscribed from this sender (STOP),
+    /// 21612 no route for this To/From pair.
+    static let destinationErrors: Set<Int64> = [21211, 21214, 21614]
 
     public init(configuration: TwilioConfiguration, http: GatewayHTTP) {
         self.configuration = configuration

@@ -43,7 +43,8 @@ public struct VonageGateway: SMSGateway {
             ("to", sms.to.hasPrefix("+") ? String(sms.to.dropFirst()) : sms.to), ("text", sms.body),
             ("client-ref", sms.messageID),
         ]
-        if sms.body.unicodeScalars.contains(where: { !$0.isASCII }) { fields.append(("type", "unicode")) }
+        // `text` covers the GSM 03.38 tables (ü, é, £, €…); `unicode` only what they lack.
+        if SMSSegments.measure(sms.body).encoding == .ucs2 { fields.append(("type", "unicode")) }
         if let callback = c.callbackURL { fields.append(("callback", callback)) }
         let response: HTTPClientResponse
         switch http.send(.form(url: c.baseURL + "/sms/json", fields: fields), gateway: name) {

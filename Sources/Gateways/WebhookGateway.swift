@@ -64,7 +64,11 @@ public struct WebhookGateway: SMSGateway {
         // Bounded here; the delivery worker scrubs it, then cuts it to its stored length.
         let detail = "webhook: HTTP \(response.status) \(response.text.prefix(4000))"
         if let transient = GatewayHTTP.transient(response, gateway: name, detail: "") { return transient }
-        if [401, 403, 404].contains(response.status) { return .retryable(reason: detail, retryAfter: nil) }
+        // Only a 4xx other than the endpoint's own setup (auth, path) says "this message is refused";
+        // a redirect or anything else is a misconfigured endpoint another gateway may not share.
+        if [401, 403, 404].contains(response.status) || !(400..<500).contains(response.status) {
+            return .retryable(reason: detail, retryAfter: nil)
+        }
         return .permanent(reason: detail)
     }
 

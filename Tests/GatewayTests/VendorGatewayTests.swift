@@ -55,6 +55,7 @@ func http(timeout: Double = 2) -> GatewayHTTP {
             .reply(401, #"{"code":20003,"message":"Authenticate","status":401}"#, []),
             .reply(429, #"{"code":20429,"message":"Too Many Requests"}"#, [("Retry-After", "7")]),
             .reply(503, "oops", []),
+            .reply(400, #"{"code":21610,"message":"Attempt to send to unsubscribed recipient","status":400}"#, []),
         ])
         guard case .permanent(let reason) = g.send(sms) else { Issue.record("21211 must be permanent"); return }
         #expect(reason.contains("21211"))
@@ -63,6 +64,8 @@ func http(timeout: Double = 2) -> GatewayHTTP {
         guard case .retryable(_, let after) = g.send(sms) else { Issue.record("429 must be retryable"); return }
         #expect(after == 7)
         guard case .retryable = g.send(sms) else { Issue.record("503 must be retryable"); return }
+        // STOP to this sender: another gateway (another sender) may deliver.
+        guard case .retryable = g.send(sms) else { Issue.record("21610 must fail over"); return }
     }
 
     @Test func timeoutsAndRefusedConnectionsAreRetryable() throws {
@@ -114,6 +117,16 @@ func http(timeout: Double = 2) -> GatewayHTTP {
         #expect(formFields(try #require(vendor.requests.first))["type"] == "unicode")
     }
 
+    /// Vonage's `text` type covers the GSM tables: German, Spanish, £ and € stay single-byte text.
+    @Test func gsmTextIsNotMarkedUnicode() throws {
+        let vendor = try FakeVendor(.reply(200, #"{"messages":[{"status":"0","message-id":"1"}]}"#, []))
+        defer { vendor.stop() }
+        let text = SMS(messageID: "m", to: sms.to, display: sms.display, body: "Ihr Code 123456 ist 5 Minuten gültig. £€ñ",
+                       code: "123456", verificationID: "v", purpose: .signIn, locale: "de", expiresAt: sms.expiresAt)
+        _ = gateway(vendor).send(text)
+        #expect(formFields(try #require(vendor.requests.first))["type"] == nil)
+    }
+
     @Test func statusesAreClassified() throws {
         let vendor = try FakeVendor(.reply(200, #"{"messages":[{"status":"4","error-text":"Bad Credentials"}]}"#, []))
         defer { vendor.stop() }
@@ -153,9 +166,12 @@ func http(timeout: Double = 2) -> GatewayHTTP {
         let vendor = try FakeVendor(.reply(200, "{}", []))
         defer { vendor.stop() }
         let g = WebhookGateway(configuration: WebhookConfiguration(url: vendor.base, secret: "plain-secret"), http: http(), clock: SystemClock())
-        vendor.script([.reply(422, "{}", []), .reply(404, "{}", []), .reply(503, "{}", [("Retry-After", "3")])])
+        vendor.script([.reply(422, "{}", []), .reply(404, "{}", []), .reply(302, "", [("Location", "https://elsewhere.example/")]),
+                       .reply(503, "{}", [("Retry-After", "3")])])
         guard case .permanent = g.send(sms) else { Issue.record("422 must be permanent"); return }
         guard case .retryable(_, nil) = g.send(sms) else { Issue.record("404 must fail over"); return }
+        // A redirect (http→https, a moved load balancer) is a misconfigured endpoint, not a refusal.
+        guard case .retryable(_, nil) = g.send(sms) else { Issue.record("302 must fail over"); return }
         guard case .retryable(_, 3) = g.send(sms) else { Issue.record("503 must be retryable"); return }
         guard case .sent = g.send(sms) else { Issue.record("200 must be sent"); return }
     }

@@ -1,7 +1,10 @@
 """The phone-verify CLI as support staff and operators use it."""
 import json
 import os
+import re
 import subprocess
+import time
+import urllib.request
 
 from conftest import BINARY, Server
 
@@ -153,3 +156,30 @@ def test_keys_rotate_activates_an_installed_key_file_without_a_restart(data_dir)
         raise AssertionError("started with a retired key")
     except RuntimeError as error:
         assert "retired" in str(error)
+
+
+def test_a_closed_stdout_does_not_kill_the_server(data_dir):
+    # The console sink writes codes to stdout; a reader that went away (a log shipper restarting)
+    # must cost that write, not the process (SIGPIPE is ignored).
+    env = dict(os.environ, PHONE_VERIFY_LISTEN="127.0.0.1:0", PHONE_VERIFY_DATA_DIR=data_dir)
+    proc = subprocess.Popen([BINARY], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        base = None
+        deadline = time.time() + 20
+        while base is None and time.time() < deadline:
+            line = proc.stdout.readline()
+            match = re.search(r"listening on (http://\S+)", line)
+            base = match.group(1) if match else None
+        assert base, "the server did not start"
+        proc.stdout.close()
+        request = urllib.request.Request(base + "/v1/verifications", data=json.dumps({"phone_number": "+14155552671"}).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 201
+        time.sleep(0.5)  # the console line is written after the answer, by the delivery thread
+        with urllib.request.urlopen(base + "/healthz", timeout=10) as response:
+            assert response.status == 200
+        assert proc.poll() is None
+    finally:
+        proc.terminate()
+        proc.wait(15)
