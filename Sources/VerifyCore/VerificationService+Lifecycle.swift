@@ -120,13 +120,18 @@ extension VerificationService {
                 v.storedStatus = .approved
                 v.approvedAt = now
                 try tx.update(v)
+                // A message still queued (its gateway asked to retry) must not carry the used code again.
+                try tx.supersedeQueuedMessages(verificationID: v.id, reason: "verification approved", now: now)
                 try onApproved?(v, tx)
                 if !isTestNumber {
                     try protection.fraud.recordApproval(keys: protection.fraudKeys(phone: v.phoneNumber, region: v.region), now: now, in: tx)
                 }
                 return (.success(ApprovedCheck(verification: v, credential: nil, rateLimit: report)), v.region)
             }
-            if v.attempts >= v.maxAttempts { v.storedStatus = .maxAttemptsReached }
+            if v.attempts >= v.maxAttempts {
+                v.storedStatus = .maxAttemptsReached
+                try tx.supersedeQueuedMessages(verificationID: v.id, reason: "too many incorrect codes", now: now)
+            }
             try tx.update(v)
             let lockout = try protection.limiter.recordFailedCheck(phone: v.phoneNumber, now: now, in: tx)
             return (.failure(VerifyError(
@@ -135,6 +140,10 @@ extension VerificationService {
                 rateLimit: RateLimitReport.closest([report, lockout].compactMap { $0 }))), v.region)
         } }
         record(outcome, region: region)
+        if case .success(let checked) = outcome { notifier.messagesSuperseded(verificationID: checked.verification.id) }
+        if case .failure(let error) = outcome, error.code == .incorrectCode, error.details["attempts_remaining"] == .int(0) {
+            notifier.messagesSuperseded(verificationID: id)
+        }
         return try outcome.get()
     }
 
