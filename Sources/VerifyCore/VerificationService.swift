@@ -116,10 +116,13 @@ public struct VerificationService: Sendable {
         }
         let now = clock.now()
         let protection = self.protection
-        let testE164 = protection.testNumbers.match(request.phoneNumber)
+        var testE164 = protection.testNumbers.match(request.phoneNumber)
         let options = request.options
         try options.validate()
         let number = try testE164.map { try testNumber($0, now: now) } ?? options.vet(vet(request.phoneNumber, defaultRegion: request.defaultRegion))
+        // A test number written another way ("(415) 555-0199" with a default region, "tel:…"):
+        // the parsed number decides, as it does for resends and checks, so no real SMS goes to it.
+        if testE164 == nil, try protection.testNumbers.code(for: number.e164, now: now) != nil { testE164 = number.e164 }
         let id = random.timeOrderedIdentifier(prefix: "ver_", at: now)
         let code = testE164.flatMap { protection.testNumbers.codes[$0] } ?? options.customCode
             ?? CodeGenerator(length: options.codeLength ?? policy.codeLength, random: random).next()

@@ -189,6 +189,19 @@ import VerifyTesting
         #expect(try t.service.checkAndIssue(id: fresh.id, code: "123456").verification.storedStatus == .approved)
     }
 
+    /// A test number written in national format (or any form the parser understands) is still the
+    /// test number: no real SMS, the fixed code; and after the expiry it is refused, not sent.
+    @Test func testNumbersAreRecognisedInEveryWrittenForm() throws {
+        let t = try service(tests: TestNumbers(codes: ["+14155550199": "123456"], expiresAt: Date(timeIntervalSince1970: 1_800_000_100)))
+        let v = try t.service.start(StartRequest(phoneNumber: "(415) 555-0199", defaultRegion: "US")).verification
+        #expect(v.phoneNumber == "+14155550199")
+        #expect(t.store.messages.isEmpty)
+        #expect(try t.service.check(id: v.id, code: "123456").verification.storedStatus == .approved)
+        t.clock.advance(100)
+        #expect(refusal { _ = try t.service.start(StartRequest(phoneNumber: "415 555 0199", defaultRegion: "US")) }?.code == .forbidden)
+        #expect(t.store.messages.isEmpty)
+    }
+
     @Test func expiredTestNumbersAreRefused() throws {
         let t = try service(tests: TestNumbers(codes: ["+15555550100": "123456"], expiresAt: Date(timeIntervalSince1970: 1_800_000_100)))
         let pending = try t.service.start(StartRequest(phoneNumber: "+15555550100")).verification
