@@ -47,6 +47,11 @@ extension DeliveryWorker {
                 return outcome(.failed, error: reason)
             }
             let next = now.addingTimeInterval(max(backoff(attempt: attempts), Double(retryAfter ?? 0)))
+            guard next < message.expiresAt else {
+                // A long Retry-After would keep the sealed code past its expiry for nothing.
+                logger.warning("sms failed: the code expires before the next try", fields + [("reason", reason)])
+                return outcome(.failed, error: reason + " (the code expires before the next try)")
+            }
             logger.info("sms will be retried", fields + [("reason", reason), ("attempt", String(attempts))])
             return outcome(.queued, error: reason, next: next)
         }

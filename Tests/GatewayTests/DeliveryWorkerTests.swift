@@ -149,6 +149,19 @@ func queue(_ store: any VerificationStore, count: Int, at now: Date, expires: Ti
         #expect(late.messages.first?.lastError == "code expired before delivery")
     }
 
+    /// A Retry-After beyond the code's expiry ends the message at once (payload erased) instead of
+    /// keeping the sealed code queued for a try that could only be refused.
+    @Test func aRetryAfterBeyondTheExpiryFailsTheMessageNow() throws {
+        let store = InMemoryStore()
+        let clock = ManualClock()
+        _ = try queue(store, count: 1, at: clock.now(), expires: 30)
+        let gateway = RecordingGateway(script: [.retryable(reason: "503", retryAfter: 86_400)])
+        #expect(worker(store, gateway, clock: clock).runOnce() == 1)
+        let m = try #require(store.messages.first)
+        #expect(m.status == .failed && m.sealedPayload.isEmpty)
+        #expect(m.lastError == "503 (the code expires before the next try)")
+    }
+
     /// Two workers (threads of their own) on one SQLite file: every message is sent exactly once.
     @Test func twoWorkersNeverSendAMessageTwice() throws {
         let path = NSTemporaryDirectory() + "pv-worker-\(UUID().uuidString)/db.sqlite"
