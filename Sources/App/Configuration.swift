@@ -267,22 +267,7 @@ public struct Configuration: Sendable {
                 reader.problem("PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS", "\(error)")
             }
         }
-        if mode == .production {
-            if signingKeyFile == nil { reader.problem("PHONE_VERIFY_SIGNING_KEY_FILE", "is required in production mode") }
-            if codeSecret == nil { reader.problem("PHONE_VERIFY_CODE_SECRET", "is required in production mode") }
-            if gateways.contains("console") { reader.problem("PHONE_VERIFY_GATEWAYS", "the console sink is refused in production mode") }
-            if authCore.isConfigured && authCore.issuer == nil {
-                reader.problem("PHONE_VERIFY_AUTH_CORE_ISSUER", "is required in production mode when MFA is configured")
-            }
-            // SPEC: session tokens are checked for `aud` too. Without it, any token of the main
-            // auth server (an ID token minted for a third-party client) would pass as a session.
-            if authCore.isConfigured && authCore.audience == nil {
-                reader.problem("PHONE_VERIFY_AUTH_CORE_AUDIENCE", "is required in production mode when MFA is configured")
-            }
-            if !testNumbers.isEmpty && testNumbers.expiresAt == nil {
-                reader.problem("PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT", "is required in production mode when PHONE_VERIFY_TEST_NUMBERS is set")
-            }
-        }
+        if mode == .production { checkProduction(&reader) }
         unknownVariables = values.keys.filter { Settings.named($0) == nil }.sorted()
         if !reader.problems.isEmpty { throw ConfigurationError(problems: reader.problems) }
     }

@@ -38,6 +38,13 @@ struct SettingReader {
         return text
     }
 
+    /// Whether `url` is https, or http to this machine only (127.0.0.0/8, ::1, localhost).
+    static func isHTTPSOrLoopback(_ url: String) -> Bool {
+        if url.hasPrefix("https://") { return true }
+        guard let host = URL(string: url)?.host?.lowercased() else { return false }
+        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
     mutating func int(_ name: String, in range: ClosedRange<Int>) -> Int? {
         guard let text = string(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {

@@ -122,6 +122,19 @@ import VerifyCore
         }
     }
 
+    /// Codes and vendor secrets never travel in plain http in production, except to this machine.
+    @Test func productionGatewayURLsMustBeHTTPS() {
+        func problems(_ url: String) -> [String] {
+            let env = ["PHONE_VERIFY_MODE": "production", "PHONE_VERIFY_GATEWAYS": "webhook", "PHONE_VERIFY_WEBHOOK_URL": url,
+                       "PHONE_VERIFY_WEBHOOK_SECRET": "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="]
+            do { _ = try Configuration.load(environment: env) } catch let error as ConfigurationError { return error.problems } catch {}
+            return []
+        }
+        #expect(problems("http://sms.example.com/hook").contains { $0.hasPrefix("PHONE_VERIFY_WEBHOOK_URL") })
+        #expect(!problems("https://sms.example.com/hook").contains { $0.hasPrefix("PHONE_VERIFY_WEBHOOK_URL") })
+        #expect(!problems("http://127.0.0.1:9000/hook").contains { $0.hasPrefix("PHONE_VERIFY_WEBHOOK_URL") })
+    }
+
     /// SPEC: session tokens are checked for `iss` and `aud`; production refuses MFA without either.
     @Test func productionMFANeedsTheSessionTokensIssuerAndAudience() {
         func problems(_ extra: [String: String]) -> [String] {

@@ -1,0 +1,28 @@
+import Foundation
+
+extension Configuration {
+    /// What production mode requires on top of a valid configuration.
+    func checkProduction(_ reader: inout SettingReader) {
+        if signingKeyFile == nil { reader.problem("PHONE_VERIFY_SIGNING_KEY_FILE", "is required in production mode") }
+        if codeSecret == nil { reader.problem("PHONE_VERIFY_CODE_SECRET", "is required in production mode") }
+        if gateways.contains("console") { reader.problem("PHONE_VERIFY_GATEWAYS", "the console sink is refused in production mode") }
+        // Codes, the Twilio token and the Vonage secret travel in these requests.
+        for (name, url) in [("PHONE_VERIFY_TWILIO_BASE_URL", twilio?.baseURL), ("PHONE_VERIFY_VONAGE_BASE_URL", vonage?.baseURL),
+                            ("PHONE_VERIFY_WEBHOOK_URL", webhook?.url)] {
+            if let url, !SettingReader.isHTTPSOrLoopback(url) {
+                reader.problem(name, "must be https in production mode (plain http only to a loopback address)")
+            }
+        }
+        if authCore.isConfigured && authCore.issuer == nil {
+            reader.problem("PHONE_VERIFY_AUTH_CORE_ISSUER", "is required in production mode when MFA is configured")
+        }
+        // SPEC: session tokens are checked for `aud` too. Without it, any token of the main
+        // auth server (an ID token minted for a third-party client) would pass as a session.
+        if authCore.isConfigured && authCore.audience == nil {
+            reader.problem("PHONE_VERIFY_AUTH_CORE_AUDIENCE", "is required in production mode when MFA is configured")
+        }
+        if !testNumbers.isEmpty && testNumbers.expiresAt == nil {
+            reader.problem("PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT", "is required in production mode when PHONE_VERIFY_TEST_NUMBERS is set")
+        }
+    }
+}
