@@ -36,4 +36,14 @@ extension DeliveryWorker {
         inFlight.remove(message.id)
         return true
     }
+
+    /// For a message claimed from the store: false (and it is no longer in flight) when its row is
+    /// no longer queued under this worker's lease. A failed read sends it (as before the check).
+    func isStillQueued(_ message: OutboxMessage) -> Bool {
+        guard (try? outbox.stillQueued(messageID: message.id, owner: owner)) == false else { return true }
+        condition.lock()
+        inFlight.remove(message.id)
+        condition.unlock()
+        return false
+    }
 }

@@ -262,6 +262,9 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
             if isStopping { break }
             // Taken from memory, then superseded while earlier ones of the batch were sent.
             if payload != nil && dropIfSuperseded(message) { continue }
+            // Claimed from the store (retries, resends), then superseded while it waited here
+            // behind slower sends: its row says so (one read; the hand-off path needs none).
+            if payload == nil && !isStillQueued(message) { continue }
             record(deliver(message, payload: payload))
         }
         condition.lock()

@@ -132,6 +132,17 @@ extension PostgresStore {
         """
     }
 
+    public func stillQueued(messageID: String, owner: String) throws -> Bool {
+        try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                try trip {
+                    try connection.queryFirst(
+                        "SELECT 1 AS x FROM outbox WHERE id = $1 AND status = 'queued' AND lease_owner = $2", [.text(messageID), .text(owner)])
+                } != nil
+            }
+        }
+    }
+
     public func queueDepth() throws -> (count: Int, oldest: Date?) {
         try retrying(connectionFailures: true) {
             try pool.withConnection { connection in

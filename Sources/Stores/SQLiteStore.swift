@@ -127,6 +127,12 @@ public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemp
         }
     }
 
+    public func stillQueued(messageID: String, owner: String) throws -> Bool {
+        try database.read { db in
+            try db.queryOne("SELECT 1 AS x FROM outbox WHERE id = ? AND status = 'queued' AND lease_owner = ?", [.text(messageID), .text(owner)]) != nil
+        }
+    }
+
     public func queueDepth() throws -> (count: Int, oldest: Date?) {
         try database.read { db in
             let row = try db.queryOne("SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox WHERE status = 'queued'")

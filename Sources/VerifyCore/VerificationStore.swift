@@ -132,6 +132,9 @@ public protocol OutboxStore: Sendable {
     /// returns false (false means held, true applied); receipts never matched are purged like
     /// ended messages.
     func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool
+    /// Whether a message this owner claimed is still queued under its lease, i.e. was not
+    /// superseded (resend, cancel, approval) since the claim: checked just before sending it.
+    func stillQueued(messageID: String, owner: String) throws -> Bool
     /// Number of queued messages and the oldest one's creation time.
     func queueDepth() throws -> (count: Int, oldest: Date?)
     /// Deletes verifications and messages that ended before `cutoff`, idempotency records

@@ -194,6 +194,12 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         return true
     }
 
+    public func stillQueued(messageID: String, owner: String) throws -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return state.leases[messageID]?.owner == owner && state.messages.contains { $0.id == messageID && $0.status == .queued }
+    }
+
     public func queueDepth() throws -> (count: Int, oldest: Date?) {
         lock.lock()
         defer { lock.unlock() }

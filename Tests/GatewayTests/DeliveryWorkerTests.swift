@@ -162,6 +162,19 @@ func queue(_ store: any VerificationStore, count: Int, at now: Date, expires: Ti
         #expect(m.lastError == "503 (the code expires before the next try)")
     }
 
+    /// A claimed message (a retry or a resend) superseded while it waits in a batch behind slower
+    /// sends is not sent: its row is read again just before.
+    @Test func aClaimedMessageSupersededWhileWaitingInItsBatchIsNotSent() throws {
+        let store = InMemoryStore()
+        let clock = ManualClock()
+        _ = try queue(store, count: 2, at: clock.now())
+        let gateway = SupersedingGateway { try store.write { tx in try tx.supersedeQueuedMessages(verificationID: "ver_msg_1", reason: "superseded by a resend", now: clock.now()) } }
+        #expect(worker(store, gateway, clock: clock).runOnce() == 2)
+        #expect(gateway.sent == ["msg_0"])
+        #expect(store.messages.first { $0.id == "msg_1" }?.status == .failed)
+        #expect(store.messages.first { $0.id == "msg_0" }?.status == .sent)
+    }
+
     /// Two workers (threads of their own) on one SQLite file: every message is sent exactly once.
     @Test func twoWorkersNeverSendAMessageTwice() throws {
         let path = NSTemporaryDirectory() + "pv-worker-\(UUID().uuidString)/db.sqlite"
@@ -215,4 +228,26 @@ func queue(_ store: any VerificationStore, count: Int, at now: Date, expires: Ti
         #expect(store.messages.first?.status == .delivered)
         #expect(try receipts.record(gateway: "counting", providerMessageID: "unknown", status: .delivered, error: nil) == false)
     }
+}
+
+/// A gateway whose first send runs `during` (e.g. a resend superseding another message).
+final class SupersedingGateway: SMSGateway, @unchecked Sendable {
+    let name = "superseding"
+    private let lock = NSLock()
+    private var ids: [String] = []
+    private var during: (() throws -> Void)?
+
+    init(during: @escaping () throws -> Void) { self.during = during }
+
+    func send(_ sms: SMS) -> GatewayResult {
+        lock.lock()
+        let hook = during
+        during = nil
+        ids.append(sms.messageID)
+        lock.unlock()
+        try? hook?()
+        return .sent(via: name, providerMessageID: "p-" + sms.messageID, status: .sent)
+    }
+
+    var sent: [String] { lock.lock(); defer { lock.unlock() }; return ids }
 }
