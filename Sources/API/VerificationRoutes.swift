@@ -66,11 +66,13 @@ struct VerificationRoutes: Sendable {
 
     /// Validated `default_region` (ISO 3166-1 alpha-2, upper-cased) and `locale` (a language tag).
     static func regionAndLocale(_ body: RequestBody) throws -> (String?, String?) {
-        let region = try body.optionalString("default_region", maxLength: 2)?.uppercased()
-        if let region, !(region.count == 2 && region.allSatisfy({ $0.isASCII && $0.isLetter })) {
+        // Checked before upper-casing: "ß".uppercased() is "SS" (South Sudan).
+        let raw = try body.optionalString("default_region", maxLength: 2)
+        if let raw, !(raw.utf8.count == 2 && raw.utf8.allSatisfy({ (65...90).contains($0) || (97...122).contains($0) })) {
             throw VerifyError(
                 .invalidRequest, "default_region must be an ISO 3166-1 alpha-2 code", details: ["field": "default_region"])
         }
+        let region = raw?.uppercased()
         let locale = try body.optionalString("locale", maxLength: 35)
         if let locale, !locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
             throw VerifyError(.invalidRequest, "locale must be a language tag such as \"en\" or \"pt-BR\"", details: ["field": "locale"])

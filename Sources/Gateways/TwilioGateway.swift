@@ -34,6 +34,11 @@ public struct TwilioGateway: SMSGateway {
     /// 21612 no route for this To/From pair.
     static let destinationErrors: Set<Int64> = [21211, 21214, 21614]
 
+    /// `MG` and 32 hex digits: a Messaging Service, not an alphanumeric sender such as "MGM Resorts".
+    static func isMessagingServiceSID(_ from: String) -> Bool {
+        from.utf8.count == 34 && from.hasPrefix("MG") && from.utf8.dropFirst(2).allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) }
+    }
+
     public init(configuration: TwilioConfiguration, http: GatewayHTTP) {
         self.configuration = configuration
         self.http = http
@@ -42,7 +47,7 @@ public struct TwilioGateway: SMSGateway {
     public func send(_ sms: SMS) -> GatewayResult {
         let c = configuration
         var fields = [("To", sms.to), ("Body", sms.body)]
-        fields.append(c.from.hasPrefix("MG") ? ("MessagingServiceSid", c.from) : ("From", c.from))
+        fields.append(Self.isMessagingServiceSID(c.from) ? ("MessagingServiceSid", c.from) : ("From", c.from))
         if let callback = c.statusCallbackURL { fields.append(("StatusCallback", callback)) }
         var request = HTTPClientRequest.form(
             url: c.baseURL + "/2010-04-01/Accounts/" + FormEncoding.percentEncode(c.accountSID) + "/Messages.json",

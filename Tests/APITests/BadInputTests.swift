@@ -15,6 +15,7 @@ import VerifyTesting
         (#"{"phone_number": 15555550123}"#, "invalid_request"),
         (#"{"phone_number": ""}"#, "invalid_request"),
         (#"{"phone_number": "+15555550123", "channel": "voice"}"#, "invalid_request"),
+        (#"{"phone_number": "4155552671", "default_region": "ß"}"#, "invalid_request"),  // "ß".uppercased() == "SS"
         (#"{"phone_number": "+15555550123", "default_region": "USA"}"#, "invalid_request"),
         (#"{"phone_number": "+15555550123", "locale": "en<script>"}"#, "invalid_request"),
         (#"{"phone_number": "+15555550123", "default_region": 7}"#, "invalid_request"),

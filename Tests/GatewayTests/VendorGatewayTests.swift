@@ -41,9 +41,14 @@ func http(timeout: Double = 2) -> GatewayHTTP {
     @Test func messagingServiceSid() throws {
         let vendor = try FakeVendor(.reply(201, #"{"sid":"SM2"}"#, []))
         defer { vendor.stop() }
-        let g = TwilioGateway(configuration: TwilioConfiguration(accountSID: "AC1", authToken: "t", from: "MG999", baseURL: vendor.base), http: http())
+        let service = "MG" + String(repeating: "0a", count: 16)
+        let g = TwilioGateway(configuration: TwilioConfiguration(accountSID: "AC1", authToken: "t", from: service, baseURL: vendor.base), http: http())
         _ = g.send(sms)
-        #expect(formFields(try #require(vendor.requests.first))["MessagingServiceSid"] == "MG999")
+        #expect(formFields(try #require(vendor.requests.first))["MessagingServiceSid"] == service)
+        // An alphanumeric sender that merely starts with "MG" is a sender.
+        let named = TwilioGateway(configuration: TwilioConfiguration(accountSID: "AC1", authToken: "t", from: "MGMResort", baseURL: vendor.base), http: http())
+        _ = named.send(sms)
+        #expect(formFields(try #require(vendor.requests.last))["From"] == "MGMResort")
     }
 
     @Test func errorsAreClassified() throws {
