@@ -2,9 +2,8 @@
 /// numbers), used before Foundation's `JSONSerialization`.
 ///
 /// It only answers when it is sure to give what ``JSONValue/parse(_:)`` gave through Foundation,
-/// and returns `nil` ("ask Foundation") for everything else: malformed input (so errors and
-/// Foundation's leniencies, such as trailing commas or a byte-order mark, stay exactly as they
-/// were), duplicate keys, keys that are not ASCII (Foundation's order for those is not plain
+/// and returns `nil` ("ask Foundation", after ``JSONSyntax`` has refused what RFC 8259 does not
+/// allow, such as trailing commas) for everything else: malformed input, a byte-order mark, duplicate keys, keys that are not ASCII (Foundation's order for those is not plain
 /// `String` order), integers of 19 digits or more, numbers with a fraction or an exponent
 /// (Foundation's conversion to `Double` is not always correctly rounded, and the result must
 /// stay the same), lone surrogates, invalid UTF-8 and nesting deeper than ``maxDepth``.

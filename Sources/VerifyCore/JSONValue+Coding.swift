@@ -84,9 +84,11 @@ extension JSONValue {
 
     /// Parses JSON text (RFC 8259) with Foundation's semantics: throws on malformed input, the
     /// last of duplicate members wins, members come sorted by key. Plain documents are read by
-    /// ``JSONFastParser`` on the bytes; whatever it is unsure of goes to Foundation's parser.
+    /// ``JSONFastParser`` on the bytes; whatever it is unsure of goes to Foundation's parser, once
+    /// ``JSONSyntax`` has checked RFC 8259's grammar (Foundation accepts trailing commas and UTF-16).
     public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
         if let value = bytes.withUnsafeBufferPointer({ JSONFastParser.parse($0) }) { return value }
+        guard bytes.withUnsafeBufferPointer({ JSONSyntax.isValid($0) }) else { throw MalformedJSON() }
         return try parseWithFoundation(bytes)
     }
 
@@ -97,6 +99,9 @@ extension JSONValue {
     }
 
     private struct Unsupported: Error {}
+
+    /// Not a JSON text in UTF-8 by RFC 8259's grammar.
+    public struct MalformedJSON: Error {}
 
     init(foundation object: Any) throws {
         switch object {

@@ -48,7 +48,22 @@ import Testing
     ])
     func leavesEverythingElseToFoundation(_ text: String) {
         #expect(fast(text) == nil)
-        #expect((try? JSONValue.parse(Array(text.utf8))) == (try? JSONValue.parseWithFoundation(Array(text.utf8))))
+        // Foundation's leniencies (trailing commas) are refused by RFC 8259's grammar first.
+        let lenient = ["[1,]", #"{"a":1,}"#].contains(text)
+        #expect((try? JSONValue.parse(Array(text.utf8))) == (lenient ? nil : (try? JSONValue.parseWithFoundation(Array(text.utf8)))))
+    }
+
+    /// SPEC: malformed JSON is a 400, whatever Foundation tolerates.
+    @Test func foundationsLeniencesAreRefused() {
+        for text in ["[1,]", #"{"a":1,}"#, #"{"phone_number":"+1","a":[1,],"b":2.5}"#, "[1.5,,]", #"{"a":2.5 /* c */}"#, "NaN", "[Infinity]"] {
+            #expect((try? JSONValue.parse(Array(text.utf8))) == nil, "\(text)")
+        }
+        // UTF-16 and UTF-32 texts (Foundation detects and reads them); RFC 8259 requires UTF-8.
+        let utf16: [UInt8] = Array(#"{"a":2.5}"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        #expect((try? JSONValue.parse(utf16)) == nil)
+        // Valid documents the fast parser leaves to Foundation still parse.
+        #expect((try? JSONValue.parse(Array("\u{FEFF}{\"a\":2.5}".utf8))) == .object([JSONMember("a", .double(2.5))]))
+        #expect((try? JSONValue.parse(Array(#"{"a":[1,-0.5e3,{"b":"\u00e9"}]}"#.utf8))) != nil)
     }
 
     @Test func leavesInvalidUTF8ToFoundation() {
