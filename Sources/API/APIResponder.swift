@@ -110,7 +110,9 @@ public struct APIResponder: HTTPResponder {
             requestID: requestID(request), clientIP: ClientIPResolver.limitKey(dependencies.clientIP.resolve(request)))
         var response = route(request, &context)
         response.headers.set("X-Request-Id", context.requestID)
-        if request.method == "HEAD" { response.body = .bytes([]) }
+        // HEAD: libmicrohttpd leaves a byte body out itself and keeps its Content-Length (RFC 9110
+        // §9.3.2: the same headers as GET); a stream (server-sent events) is not started at all.
+        if request.method == "HEAD", case .stream = response.body { response.body = .bytes([]) }
         let micros = (DispatchTime.now().uptimeNanoseconds - started) / 1000
         httpMetrics?.observe(
             route: context.route.isEmpty ? "unmatched" : context.route, method: request.method, status: response.status,

@@ -158,6 +158,22 @@ final class RawHTTPConnection {
         return response
     }
 
+    /// Reads a response's status and headers only (the answer to HEAD has no body).
+    func readHead() throws -> RawResponse {
+        let statusLine = try readLine()
+        guard let status = statusLine.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
+            throw RawClientError(description: "bad status line '\(statusLine)'")
+        }
+        var headers: [(name: String, value: String)] = []
+        while true {
+            let line = try readLine()
+            if line.isEmpty { break }
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.append((String(line[..<colon]), String(line[line.index(after: colon)...].drop(while: { $0 == " " }))))
+        }
+        return RawResponse(status: status, headers: headers, body: [], chunked: false)
+    }
+
     /// Sends a request and reads its response.
     func exchange(_ request: String) throws -> RawResponse {
         try send(request)

@@ -119,4 +119,18 @@ struct RequestTests {
         // Bound to ::1 only: the IPv4 loopback is not served.
         #expect((try? RawHTTPConnection(port: server.port)) == nil)
     }
+
+    /// HEAD gets GET's headers, Content-Length included (RFC 9110 §9.3.2), and no body: the next
+    /// response on the connection starts right after the head.
+    @Test func headKeepsTheContentLengthAndSendsNoBody() throws {
+        let responder = ClosureResponder { _ in HTTPResponse(status: 200, body: Array(#"{"status":"ok"}"#.utf8)) }
+        try withServer(responder: responder) { server in
+            let connection = try RawHTTPConnection(port: server.port)
+            try connection.send("HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try connection.readHead()
+            #expect(head.status == 200 && head.header("Content-Length") == "15")
+            let get = try connection.exchange("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(get.status == 200 && get.text == #"{"status":"ok"}"#)
+        }
+    }
 }
