@@ -493,6 +493,40 @@ public enum OpenAPIDocument {
           "400": {
             "$ref": "#/components/responses/InvalidRequest"
           },
+          "403": {
+            "description": "`forbidden`: a test number after `PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT`.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "forbidden"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
@@ -686,6 +720,40 @@ public enum OpenAPIDocument {
           },
           "400": {
             "$ref": "#/components/responses/InvalidRequest"
+          },
+          "403": {
+            "description": "`forbidden`: a test number after `PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT`.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "forbidden"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
@@ -966,10 +1034,13 @@ public enum OpenAPIDocument {
             "$ref": "#/components/responses/Unauthenticated"
           },
           "403": {
-            "description": "`region_not_allowed` or `forbidden`.",
+            "description": "`region_not_allowed`, `forbidden`, or `step_up_required` when the user already has a factor and presents no recent step-up (`details.max_age`, `details.acr_values`; RFC 9470 `WWW-Authenticate`).",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"
+              },
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/WWW-Authenticate-StepUp"
               }
             },
             "content": {
@@ -988,7 +1059,8 @@ public enum OpenAPIDocument {
                             "code": {
                               "enum": [
                                 "region_not_allowed",
-                                "forbidden"
+                                "forbidden",
+                                "step_up_required"
                               ]
                             }
                           }
@@ -1195,6 +1267,44 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "description": "`step_up_required`: the user has gained a factor since enrolling and presents no recent step-up; `forbidden`: a test number after `PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT`.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "WWW-Authenticate": {
+                "$ref": "#/components/headers/WWW-Authenticate-StepUp"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "step_up_required",
+                                "forbidden"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
@@ -1793,6 +1903,40 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "description": "`forbidden`: a test number after `PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT`.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "forbidden"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
