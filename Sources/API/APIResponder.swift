@@ -31,6 +31,8 @@ public struct APIDependencies: Sendable {
     public var introspection: CredentialIntrospector?
     /// The Twilio Verify v2-compatible API (`/v2/…`); off (no routes) when nil.
     public var twilioCompat: TwilioCompatDependencies?
+    /// Browser origins allowed to call the client endpoints directly; none when nil.
+    public var cors: CORSPolicy?
 
     public init(
         service: VerificationService, keys: any KeyRing, issuer: String, clock: any Clock, random: any RandomSource,
@@ -129,6 +131,17 @@ public struct APIResponder: HTTPResponder {
     }
 
     private func route(_ request: HTTPRequest, _ context: inout RouteContext) -> HTTPResponse {
+        guard let cors = dependencies.cors else { return routed(request, &context) }
+        if let preflight = cors.preflight(request) {
+            context.route = "preflight"
+            return preflight
+        }
+        var response = routed(request, &context)
+        cors.decorate(&response, for: request)
+        return response
+    }
+
+    private func routed(_ request: HTTPRequest, _ context: inout RouteContext) -> HTTPResponse {
         switch router.match(method: request.method, path: request.path) {
         case .notFound:
             if dependencies.twilioCompat != nil && TwilioCompatRoutes.owns(request.path) {

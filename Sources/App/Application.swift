@@ -123,6 +123,7 @@ public final class Application: @unchecked Sendable {
             devMessages: inbox,
             clientIP: ClientIPResolver(trustedProxies: c.trustedProxies))
         dependencies.fraudAdmin = FraudAdmin(store: store, clock: clock, policy: c.fraud)
+        if !c.corsOrigins.isEmpty { dependencies.cors = CORSPolicy(origins: Set(c.corsOrigins)) }
         dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock)
         dependencies.metrics = metrics.registry
         dependencies.mfa = MFAService(

@@ -35,6 +35,8 @@ public struct Configuration: Sendable {
     public var appName = "PhoneVerify"
     public var otpDomain: String?
     public var trustedProxies: [CIDR] = []
+    /// Browser origins allowed to call the client endpoints (CORS); empty: none.
+    public var corsOrigins: [String] = []
     /// A request's thread waits while its transaction commits (SQLite group commit) or while its
     /// PostgreSQL round trips run, so threads must cover the requests in flight, not the cores:
     /// with 2, at most 2 writes were in flight (group commit had nothing to group) and
@@ -215,6 +217,10 @@ public struct Configuration: Sendable {
             if let cidr = CIDR(text) { trustedProxies.append(cidr) } else {
                 reader.problem("PHONE_VERIFY_TRUSTED_PROXIES", "\"\(text)\" is not a CIDR such as 10.0.0.0/8")
             }
+        }
+        corsOrigins = reader.list("PHONE_VERIFY_CORS_ORIGINS") ?? []
+        for origin in corsOrigins where origin != "*" && !CORSPolicy.isOrigin(origin) {
+            reader.problem("PHONE_VERIFY_CORS_ORIGINS", "\"\(origin)\" is not an origin such as https://app.example.com (or *)")
         }
         httpThreads = reader.int("PHONE_VERIFY_HTTP_THREADS", in: 1...256) ?? httpThreads
         maxConnections = reader.int("PHONE_VERIFY_MAX_CONNECTIONS", in: 16...65_536) ?? maxConnections

@@ -82,6 +82,7 @@ public enum Settings {
         Setting("PHONE_VERIFY_MAX_FACTORS", "10", "phone factors per user"),
         Setting("PHONE_VERIFY_STEP_UP_MAX_AGE", "600", "seconds a step-up counts as recent for deleting a factor"),
         Setting("PHONE_VERIFY_TRUSTED_PROXIES", "(none)", "CIDRs whose X-Forwarded-For is believed, comma-separated"),
+        Setting("PHONE_VERIFY_CORS_ORIGINS", "(none)", "browser origins allowed to call /v1/verifications and /v1/mfa directly (CORS), comma-separated, or *"),
         Setting("PHONE_VERIFY_HTTP_THREADS", "64", "HTTP worker threads (each waits while its request's transaction commits: size for requests in flight, not cores)"),
         Setting("PHONE_VERIFY_MAX_CONNECTIONS", "4096", "concurrent connections accepted"),
         Setting("PHONE_VERIFY_LOG_LEVEL", "info", "debug, info, warning or error"),

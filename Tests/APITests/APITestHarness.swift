@@ -15,7 +15,7 @@ struct APITestHarness {
     init(
         policy: VerificationPolicy = VerificationPolicy(), protection: AbuseProtection = AbuseProtection(), dev: Bool = true,
         trustedProxies: [CIDR] = [], ready: Bool = true, adminKey: String? = nil,
-        redemptions: (any CredentialRedemptionStore)? = nil
+        redemptions: (any CredentialRedemptionStore)? = nil, cors: CORSPolicy? = nil
     ) {
         t = TestService(policy: policy, protection: protection)
         var dependencies = APIDependencies(
@@ -31,6 +31,7 @@ struct APITestHarness {
         dependencies.sessions = TokenTable(clock: t.clock)
         dependencies.introspection = CredentialIntrospector(
             verifier: FakeCredentialVerifier(clock: t.clock), redemptions: redemptions ?? t.store, random: t.random)
+        dependencies.cors = cors
         api = APIResponder(dependencies)
     }
 

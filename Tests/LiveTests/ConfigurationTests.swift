@@ -37,6 +37,7 @@ import VerifyCore
         ("PHONE_VERIFY_REGION_DENY_LIST", "USA"), ("PHONE_VERIFY_ALLOWED_LINE_TYPES", "mobile,banana"),
         ("PHONE_VERIFY_LOG_LEVEL", "loud"), ("PHONE_VERIFY_GATEWAYS", "carrier-pigeon"),
         ("PHONE_VERIFY_KEY_REFRESH", "0"), ("PHONE_VERIFY_KEY_REFRESH", "3601"),
+        ("PHONE_VERIFY_CORS_ORIGINS", "https://app.example.com/path"),
     ])
     func invalidValuesAreReportedByName(name: String, value: String) {
         do {

@@ -131,3 +131,21 @@ def test_dev_messages_can_wait_for_a_message(server):
     assert [m["verification_id"] for m in body["messages"]] == [started_body["id"]]
     status, _, body = server.request("GET", "/dev/messages?wait=31&phone_number=%2B14155550142")
     assert status == 400 and body["error"]["details"]["field"] == "wait"
+
+
+def test_a_browser_app_on_an_allowed_origin_can_call_the_client_endpoints(data_dir):
+    origin = "https://app.example.com"
+    server = Server(data_dir, {"PHONE_VERIFY_CORS_ORIGINS": origin}).start()
+    try:
+        status, headers, _ = server.request("OPTIONS", "/v1/verifications", headers={
+            "Origin": origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"})
+        assert status == 204
+        assert headers["Access-Control-Allow-Origin"] == origin and "POST" in headers["Access-Control-Allow-Methods"]
+        status, headers, body = server.request("POST", "/v1/verifications", {"phone_number": "+14155552671"}, headers={"Origin": origin})
+        assert status == 201 and headers["Access-Control-Allow-Origin"] == origin
+        assert "RateLimit" in headers["Access-Control-Expose-Headers"]
+        status, headers, _ = server.request("OPTIONS", "/v1/verifications", headers={
+            "Origin": "https://evil.example", "Access-Control-Request-Method": "POST"})
+        assert status == 405 and "Access-Control-Allow-Origin" not in headers
+    finally:
+        server.stop()
