@@ -29,6 +29,14 @@ public final class CircuitBreaker: @unchecked Sendable {
         return now.timeIntervalSince(openedAt) >= cooldown ? .halfOpen : .open
     }
 
+    /// Whole seconds until an open circuit lets a trial through (at least 1); nil when it is not open.
+    public func secondsUntilTrial(at now: Date) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard currentState(now) == .open, let openedAt else { return nil }
+        return max(1, Int((cooldown - now.timeIntervalSince(openedAt)).rounded(.up)))
+    }
+
     /// Whether a call may go through now (in half-open, only one trial at a time).
     public func allow(at now: Date) -> Bool {
         lock.lock()

@@ -31,11 +31,13 @@ public struct FailoverGateway: SMSGateway {
     public func send(_ sms: SMS) -> GatewayResult {
         var reasons: [String] = []
         var retryAfter: Int?
+        var called = false
         for member in members {
             guard member.breaker.allow(at: clock.now()) else {
                 reasons.append("\(member.gateway.name): circuit open")
                 continue
             }
+            called = true
             let started = DispatchTime.now().uptimeNanoseconds
             let result = member.gateway.send(sms)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
@@ -60,6 +62,11 @@ public struct FailoverGateway: SMSGateway {
                 reasons.append(reason)
                 if let after { retryAfter = min(retryAfter ?? after, after) }
             }
+        }
+        if !called {
+            // Every circuit is open: come back when the first lets a trial through, rather than
+            // spending the message's attempts on backoffs shorter than the cooldown.
+            retryAfter = members.compactMap { $0.breaker.secondsUntilTrial(at: clock.now()) }.min()
         }
         return .retryable(reason: reasons.joined(separator: "; "), retryAfter: retryAfter)
     }

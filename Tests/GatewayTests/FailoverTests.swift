@@ -52,4 +52,18 @@ import VerifyTesting
         #expect(via == "a")
         #expect(chain.circuitStates().first?.state == .closed)
     }
+
+    /// With every circuit open nothing is called: the message comes back when the first circuit
+    /// lets a trial through, instead of spending its attempts on backoffs shorter than the cooldown.
+    @Test func everyCircuitOpenRetriesWhenTheFirstTrialIsAllowed() {
+        let clock = ManualClock()
+        let down = RecordingGateway(name: "a", script: Array(repeating: .retryable(reason: "down", retryAfter: nil), count: 3))
+        let chain = FailoverGateway([down], clock: clock, logger: .disabled, threshold: 3, cooldown: 30)
+        for _ in 0..<3 { _ = chain.send(sms) }
+        clock.advance(12)
+        guard case .retryable(let reason, let after) = chain.send(sms) else { Issue.record("must be retryable"); return }
+        #expect(reason == "a: circuit open")
+        #expect(after == 18)
+        #expect(down.sent.count == 3)
+    }
 }
