@@ -36,7 +36,7 @@ extension DeliveryWorker {
                 purpose: message.purpose, gateway: via, sentAt: now))
             logger.info("sms sent", fields + [("via", via)])
             return outcome(status, error: nil, provider: providerID, via: via)
-        case .permanent(let raw):
+        case .permanent(let raw), .unroutable(let raw):
             let reason = clean(raw)
             logger.warning("sms failed permanently", fields + [("reason", reason)])
             return outcome(.failed, error: reason)

@@ -32,6 +32,7 @@ public struct FailoverGateway: SMSGateway {
         var reasons: [String] = []
         var retryAfter: Int?
         var called = false
+        var unroutable = 0
         for member in members {
             guard member.breaker.allow(at: clock.now()) else {
                 reasons.append("\(member.gateway.name): circuit open")
@@ -44,7 +45,7 @@ public struct FailoverGateway: SMSGateway {
             switch result {
             case .sent: events.record(.gatewayCall(gateway: member.gateway.name, outcome: "sent", seconds: seconds))
             case .retryable: events.record(.gatewayCall(gateway: member.gateway.name, outcome: "retryable", seconds: seconds))
-            case .permanent: events.record(.gatewayCall(gateway: member.gateway.name, outcome: "permanent", seconds: seconds))
+            case .permanent, .unroutable: events.record(.gatewayCall(gateway: member.gateway.name, outcome: "permanent", seconds: seconds))
             }
             switch result {
             case .sent:
@@ -54,6 +55,11 @@ public struct FailoverGateway: SMSGateway {
                 // The gateway works; the destination does not.
                 member.breaker.record(success: true, at: clock.now())
                 return result
+            case .unroutable(let reason):
+                // The gateway works, but not for this destination: the next one may.
+                member.breaker.record(success: true, at: clock.now())
+                reasons.append(reason)
+                unroutable += 1
             case .retryable(let reason, let after):
                 member.breaker.record(success: false, at: clock.now())
                 if member.breaker.state(at: clock.now()) == .open {
@@ -63,6 +69,8 @@ public struct FailoverGateway: SMSGateway {
                 if let after { retryAfter = min(retryAfter ?? after, after) }
             }
         }
+        // No gateway can reach this destination: trying again would not change that.
+        if unroutable == members.count { return .permanent(reason: reasons.joined(separator: "; ")) }
         if !called {
             // Every circuit is open: come back when the first lets a trial through, rather than
             // spending the message's attempts on backoffs shorter than the cooldown.

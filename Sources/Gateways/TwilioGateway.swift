@@ -28,11 +28,12 @@ public struct TwilioGateway: SMSGateway {
     let http: GatewayHTTP
 
     /// Twilio errors about the destination itself: no other gateway would do better.
-    /// 21211 invalid To, 21214 To not reachable, 21614 not a mobile number. Not among them, since
-    /// they concern this Twilio account or sender and another gateway may deliver: 21408 region
-    /// not enabled (geo permissions), 21610 the recipient unsubscribed from this sender (STOP),
-    /// 21612 no route for this To/From pair.
+    /// 21211 invalid To, 21214 To not reachable, 21614 not a mobile number.
     static let destinationErrors: Set<Int64> = [21211, 21214, 21614]
+    /// This Twilio account or sender cannot reach the destination, another gateway may: 21408
+    /// region not enabled (geo permissions), 21610 the recipient sent STOP to this sender, 21612
+    /// no route for this To/From pair. Twilio works meanwhile: its circuit stays closed.
+    static let unroutableErrors: Set<Int64> = [21408, 21610, 21612]
 
     /// `MG` and 32 hex digits: a Messaging Service, not an alphanumeric sender such as "MGM Resorts".
     static func isMessagingServiceSID(_ from: String) -> Bool {
@@ -69,6 +70,7 @@ public struct TwilioGateway: SMSGateway {
         let detail = "code \(code.map(String.init) ?? "-"): \(body?["message"]?.stringValue ?? response.text.prefix(4000).description)"
         if let transient = GatewayHTTP.transient(response, gateway: name, detail: detail) { return transient }
         if let code, Self.destinationErrors.contains(code) { return .permanent(reason: "twilio \(detail)") }
+        if let code, Self.unroutableErrors.contains(code) { return .unroutable(reason: "twilio \(detail)") }
         // Credentials, sender or account problems: this gateway cannot send now, another may.
         return .retryable(reason: "twilio: HTTP \(response.status) \(detail)", retryAfter: nil)
     }

@@ -39,6 +39,10 @@ public enum GatewayResult: Sendable, Equatable {
     case retryable(reason: String, retryAfter: Int?)
     /// The destination itself is refused (invalid number, barred): no gateway will do better.
     case permanent(reason: String)
+    /// This gateway cannot reach this destination (its account's region permissions, the
+    /// recipient's STOP to its sender, no route from its sender), while it works for others:
+    /// another gateway may deliver; retrying this one will not. Not a failure of the gateway.
+    case unroutable(reason: String)
 }
 
 /// A way to send SMS: console sink, Twilio, Vonage, webhook, or a failover chain of them.

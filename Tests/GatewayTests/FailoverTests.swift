@@ -66,4 +66,22 @@ import VerifyTesting
         #expect(after == 18)
         #expect(down.sent.count == 3)
     }
+
+    /// A gateway that cannot reach one destination (Twilio 21408: the region is not enabled for the
+    /// account) works for others: the next gateway is tried, and its circuit stays closed however
+    /// many such destinations come by.
+    @Test func anUnroutableDestinationFailsOverWithoutOpeningTheCircuit() {
+        let clock = ManualClock()
+        let twilio = RecordingGateway(name: "a", script: Array(repeating: .unroutable(reason: "a: 21408"), count: 10))
+        let backup = RecordingGateway(name: "b")
+        let chain = FailoverGateway([twilio, backup], clock: clock, logger: .disabled, threshold: 3, cooldown: 30)
+        for _ in 0..<6 {
+            guard case .sent(let via, _, _) = chain.send(sms) else { Issue.record("the backup must send"); return }
+            #expect(via == "b")
+        }
+        #expect(chain.circuitStates().allSatisfy { $0.state == .closed })
+        // When no gateway can reach it, the message ends: retrying would not help.
+        let alone = FailoverGateway([RecordingGateway(name: "a", script: [.unroutable(reason: "a: 21610")])], clock: clock, logger: .disabled)
+        #expect(alone.send(sms) == .permanent(reason: "a: 21610"))
+    }
 }
