@@ -42,7 +42,7 @@ extension PostgresStore {
                     last_error = $4, attempts = $5, next_attempt_at = COALESCE($6, next_attempt_at), updated_at = $7,
                     lease_owner = NULL, lease_until = NULL,
                     payload = CASE WHEN $1 = 'queued' THEN payload ELSE NULL END
-                WHERE id = $8 AND lease_owner = $9 AND status = 'queued'
+                WHERE id = $8 AND lease_owner = $9 AND (status = 'queued' OR ($1 = 'sent' AND status = 'failed'))
                 """,
                 [
                     .text(o.status.rawValue), PostgresRows.text(o.gateway), PostgresRows.text(o.providerMessageID),

@@ -70,12 +70,12 @@ public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemp
                         last_error = ?, attempts = ?, next_attempt_at = COALESCE(?, next_attempt_at), updated_at = ?,
                         lease_owner = NULL, lease_until = NULL,
                         payload = CASE WHEN ? = 'queued' THEN payload ELSE NULL END
-                    WHERE id = ? AND lease_owner = ? AND status = 'queued'
+                    WHERE id = ? AND lease_owner = ? AND (status = 'queued' OR (? = 'sent' AND status = 'failed'))
                     """,
                     [
                         .text(o.status.rawValue), SQLiteRows.text(o.gateway), SQLiteRows.text(o.providerMessageID),
                         SQLiteRows.text(o.lastError), .integer(Int64(o.attempts)), SQLiteRows.millis(o.nextAttemptAt),
-                        SQLiteRows.millis(o.at), .text(o.status.rawValue), .text(o.messageID), .text(owner),
+                        SQLiteRows.millis(o.at), .text(o.status.rawValue), .text(o.messageID), .text(owner), .text(o.status.rawValue),
                     ])
                 if o.providerMessageID != nil, o.gateway != nil { try Self.applyEarlyReceipt(messageID: o.messageID, db) }
             }

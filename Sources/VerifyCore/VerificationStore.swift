@@ -117,7 +117,9 @@ public protocol OutboxStore: Sendable {
     func claimDue(limit: Int, now: Date, leaseUntil: Date, owner: String) throws -> [OutboxMessage]
     /// Records what happened to claimed messages and releases their leases. A message that
     /// is no longer queued has its payload erased. A message that stopped being queued while
-    /// it was held (superseded by a resend, its verification ended) keeps that state.
+    /// it was held (superseded by a resend, its verification ended) keeps that state, unless it
+    /// was sent meanwhile: then it records `sent` (and its provider id, for receipts); it is never
+    /// queued again.
     func complete(_ outcomes: [OutboxOutcome], owner: String) throws
     /// Releases leases this owner still holds (graceful shutdown).
     func releaseLeases(owner: String) throws

@@ -132,7 +132,7 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         defer { lock.unlock() }
         for o in outcomes {
             guard state.leases[o.messageID]?.owner == owner, let i = state.messages.firstIndex(where: { $0.id == o.messageID }),
-                  state.messages[i].status == .queued
+                  state.messages[i].status == .queued || (o.status == .sent && state.messages[i].status == .failed)
             else { continue }
             state.leases[o.messageID] = nil
             state.messages[i].status = o.status

@@ -147,19 +147,32 @@ func message(_ id: String, for verification: String = "ver_1", at: Date = t0, ex
         #expect(try store.queueDepth().count == 11)
     }
 
-    /// A message superseded while a worker held it keeps its state when the worker reports it.
+    /// A message superseded while a worker held it is never queued again by the worker's report
+    /// (a retry outcome keeps it failed); but if the worker had already sent it, the row says so,
+    /// with the provider id its receipts will name.
     @Test(arguments: StoreKind.allCases)
     func completionNeverRevivesASupersededMessage(kind: StoreKind) throws {
         let store = try kind.make()
         try store.write { tx in
             try tx.insert(sample())
             try tx.enqueue(message("msg_old", at: t0), lease: OutboxLease(owner: "A", until: t0.addingTimeInterval(15)))
+            try tx.insert(sample("ver_2"))
+            try tx.enqueue(message("msg_sent", for: "ver_2", at: t0), lease: OutboxLease(owner: "A", until: t0.addingTimeInterval(15)))
         }
         try store.write { try $0.supersedeQueuedMessages(verificationID: "ver_1", reason: "superseded by a resend", now: t0) }
-        try store.complete([OutboxOutcome(messageID: "msg_old", status: .sent, gateway: "x", providerMessageID: "p1", lastError: nil, nextAttemptAt: nil, attempts: 1, at: t0)], owner: "A")
-        let latest = try #require(try store.read { try $0.latestMessage(verificationID: "ver_1") })
-        #expect(latest.status == .failed)
-        #expect(latest.lastError == "superseded by a resend")
+        try store.write { try $0.supersedeQueuedMessages(verificationID: "ver_2", reason: "verification approved", now: t0) }
+        try store.complete([
+            OutboxOutcome(messageID: "msg_old", status: .queued, gateway: "x", providerMessageID: nil, lastError: "503",
+                          nextAttemptAt: t0.addingTimeInterval(5), attempts: 1, at: t0),
+            OutboxOutcome(messageID: "msg_sent", status: .sent, gateway: "x", providerMessageID: "p1", lastError: nil, nextAttemptAt: nil, attempts: 1, at: t0),
+        ], owner: "A")
+        let old = try #require(try store.read { try $0.latestMessage(verificationID: "ver_1") })
+        #expect(old.status == .failed)
+        #expect(old.lastError == "superseded by a resend")
+        #expect(try store.claimDue(limit: 5, now: t0.addingTimeInterval(60), leaseUntil: t0.addingTimeInterval(90), owner: "B").isEmpty)
+        let sent = try #require(try store.read { try $0.latestMessage(verificationID: "ver_2") })
+        #expect(sent.status == .sent && sent.providerMessageID == "p1" && sent.lastError == nil)
+        #expect(try store.recordReceipt(gateway: "x", providerMessageID: "p1", status: .delivered, error: nil, at: t0.addingTimeInterval(2)))
     }
 
     /// A message queued under a lease (handed to the local worker in memory) is claimed as it
