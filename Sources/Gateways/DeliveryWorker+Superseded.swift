@@ -12,14 +12,31 @@ extension DeliveryWorker {
     /// Called after a commit that superseded `verificationID`'s queued messages: drops its
     /// messages waiting in memory, and remembers it for a lease's time, so one that a sending
     /// thread has taken (behind a slow gateway call) or that is handed over late is dropped too.
+    /// Every approval calls this, so it is O(1) amortised and bounded: entries leave in the order
+    /// they came, when expired or beyond ``supersededCapacity`` (a late hand-off arrives within
+    /// milliseconds, so only the newest entries matter).
     public func messagesSuperseded(verificationID: String) {
         let now = DispatchTime.now().uptimeNanoseconds
         condition.lock()
         defer { condition.unlock() }
-        handed.removeAll { $0.message.verificationID == verificationID }
-        if supersededHeld.count >= 1024 { supersededHeld = supersededHeld.filter { $0.value > now } }
-        supersededHeld[verificationID] = now + UInt64(configuration.leaseSeconds) * 1_000_000_000
+        if !handed.isEmpty { handed.removeAll { $0.message.verificationID == verificationID } }
+        while supersededHead < supersededOrder.count,
+            supersededOrder[supersededHead].until <= now || supersededHeld.count >= Self.supersededCapacity
+        {
+            let old = supersededOrder[supersededHead]
+            if supersededHeld[old.verificationID] == old.until { supersededHeld[old.verificationID] = nil }
+            supersededHead += 1
+        }
+        if supersededHead >= 1024 && supersededHead * 2 >= supersededOrder.count {
+            supersededOrder.removeFirst(supersededHead)
+            supersededHead = 0
+        }
+        let until = now + UInt64(configuration.leaseSeconds) * 1_000_000_000
+        supersededHeld[verificationID] = until
+        supersededOrder.append((verificationID, until))
     }
+
+    public static let supersededCapacity = 4096
 
     /// Whether `verificationID` was superseded within a lease's time. Callers hold `condition`.
     func isSupersededLocked(_ verificationID: String) -> Bool {

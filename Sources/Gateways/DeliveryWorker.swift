@@ -26,6 +26,9 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     /// Verifications whose messages held in memory were superseded, until when (uptime ns): see
     /// `messagesSuperseded` (DeliveryWorker+Superseded.swift).
     var supersededHeld: [String: UInt64] = [:]
+    /// The same entries in the order they were added, so expired ones leave in O(1) each.
+    var supersededOrder: [(verificationID: String, until: UInt64)] = []
+    var supersededHead = 0
     /// A claim from the store is due (see `runOnce`), and when the last one was made (uptime ns).
     private var claimWanted = true
     private var lastClaim: UInt64 = 0

@@ -255,4 +255,25 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
         Thread.sleep(forTimeInterval: 0.1)
         #expect(gateway.sent == ["msg_other"])
     }
+
+    /// Every approval reports a supersede, so the memory of them is bounded: the newest are kept
+    /// (a late hand-off comes within milliseconds), the oldest leave.
+    @Test func theMemoryOfSupersedesIsBoundedAndKeepsTheNewest() throws {
+        let store = try temporaryStore()
+        defer { store.close() }
+        let gateway = GateGateway()
+        gateway.release.signal()
+        let w = worker(store, gateway)
+        w.start()
+        defer { w.stop() }
+        let lease = try #require(w.handOffLease(now: Date()))
+        w.messagesSuperseded(verificationID: "ver_msg_oldest")
+        for n in 0..<(DeliveryWorker.supersededCapacity + 100) { w.messagesSuperseded(verificationID: "ver_filler_\(n)") }
+        w.messagesSuperseded(verificationID: "ver_msg_newest")
+        try handOff(["msg_newest", "msg_oldest"], to: w, store: store, lease: lease, code: "444444")
+        let deadline = Date().addingTimeInterval(10)
+        while !gateway.sent.contains("msg_oldest") && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(gateway.sent == ["msg_oldest"])  // evicted from the memory of supersedes: sent
+    }
 }
