@@ -51,7 +51,8 @@ extension PostgresConnection {
         guard PQenterPipelineMode(handle) == 1 else {
             throw PostgresResult.error(nil, connection: handle, sql: nil)
         }
-        defer { _ = PQexitPipelineMode(handle) }
+        // Not after `close()` below (out of step): the handle is freed by then.
+        defer { if self.handle == handle { _ = PQexitPipelineMode(handle) } }
 
         // Commands queued, in order: a prepare (its result only tells whether it worked) or an execute.
         enum Command {

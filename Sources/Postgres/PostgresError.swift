@@ -57,13 +57,14 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// The connection is unusable: connecting failed, the socket broke, the
     /// server sent a class `08` error, or it is shutting down or terminated
-    /// this backend (`57P01`…`57P03`). Pools discard such connections.
+    /// this backend (`57P01`…`57P03`), or ended the session for idling in a
+    /// transaction (`25P03`) or idling (`57P05`). Pools discard such connections.
     /// `08P01` (protocol violation, e.g. a wrong parameter count) is excluded:
     /// the server reports it and keeps the session.
     public var isConnectionFailure: Bool {
         if kind == .connection { return true }
         guard let sqlState, sqlState != "08P01" else { return false }
-        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
+        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03", "57P05", "25P03"].contains(sqlState)
     }
 
     /// The pool had no free connection within its acquire timeout.

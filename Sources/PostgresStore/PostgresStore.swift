@@ -81,6 +81,10 @@ public final class PostgresStore: VerificationStore, OutboxStore, SigningKeyStor
         if !(parsed.option("options") ?? "").contains("idle_in_transaction_session_timeout") {
             settings.append("-c idle_in_transaction_session_timeout=30s")
         }
+        // Every write body relies on READ COMMITTED (a wait on a locked row then sees the committed
+        // row): a database or role defaulting to repeatable read or serializable would turn every
+        // wait on a hot limit row into a serialization failure. Last, so it wins.
+        settings.append("-c default_transaction_isolation=read\\ committed")
         if !settings.isEmpty {
             let setting = settings.joined(separator: " ")
             if let index = parsed.options.lastIndex(where: { $0.key == "options" }) {

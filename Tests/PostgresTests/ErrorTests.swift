@@ -83,4 +83,24 @@ struct ErrorTests {
             #expect(try connection.queryFirst("SELECT 3 AS three")?.int("three") == 3)
         }
     }
+
+    /// The server ends the session while a pipeline's last statement runs: the error arrives
+    /// before the socket closes, the pipeline is out of step and the connection is dropped, and
+    /// nothing touches the freed handle afterwards (run under MALLOC_PERTURB_=165 it crashed).
+    @Test func aSessionEndedMidPipelineIsDroppedCleanly() throws {
+        for _ in 0..<5 {
+            let connection = try TestServer.connect()
+            let error = #expect(throws: PostgresError.self) {
+                try connection.pipeline([("SELECT 1", []), ("SELECT pg_terminate_backend(pg_backend_pid())", [])])
+            }
+            #expect(error?.isConnectionFailure == true)
+            #expect(!connection.isHealthy)
+        }
+    }
+
+    @Test func sessionEndingTimeoutsAreConnectionFailures() {
+        for state in ["25P03", "57P05"] {
+            #expect(PostgresError(kind: .server, sqlState: state, message: "terminating connection").isConnectionFailure)
+        }
+    }
 }
