@@ -286,7 +286,9 @@ final class CachedTransaction: StoreTransaction {
         if !wants.factorIDs.isEmpty {
             let ids = wants.factorIDs.sorted()
             fetches.append(Fetch(
-                sql: "SELECT \(PostgresRows.factorColumns) FROM factors WHERE id = ANY($1::text[])",
+                // Locked in a write, as SQLite's single writer serialises: of concurrent deletions
+                // of one factor, one finds it and the others find it gone.
+                sql: "SELECT \(PostgresRows.factorColumns) FROM factors WHERE id = ANY($1::text[]) ORDER BY id" + (locking ? " FOR UPDATE" : ""),
                 params: [PostgresRows.textArray(ids)],
                 absorb: { [self] rows in
                     var found: [String: Factor] = [:]

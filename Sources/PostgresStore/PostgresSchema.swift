@@ -165,7 +165,10 @@ enum PostgresSchema {
         // Two replicas activating different keys at once each saw no other active key: the index
         // makes the second wait for the first and fail, and its retry demotes the first (the
         // last activation wins, as when they start apart). Any pair from before keeps the newest.
+        // The table lock keeps a replica of the previous version from activating a key between the
+        // demotion and the index build (which would then fail on two active keys).
         PostgresMigration(version: 9, name: "at most one active signing key", sql: """
+            LOCK TABLE signing_keys IN SHARE ROW EXCLUSIVE MODE;
             UPDATE signing_keys SET status = 'verifying',
                 retire_after = (EXTRACT(EPOCH FROM now()) * 1000)::BIGINT + 86400000
             WHERE status = 'active' AND kid <> (
