@@ -14,11 +14,22 @@ public struct CORSPolicy: Sendable, Equatable {
         self.origins = origins
     }
 
-    /// An origin as browsers send it: scheme, host, optional port; nothing else.
+    /// An origin exactly as browsers send it (RFC 6454 serialisation): scheme, lowercase host,
+    /// a port only when not the scheme's default; no path, user info, query or fragment. Anything
+    /// else would silently never match.
     public static func isOrigin(_ text: String) -> Bool {
-        guard text.hasPrefix("https://") || text.hasPrefix("http://") else { return false }
-        let rest = text.drop { $0 != "/" }.dropFirst(2)
-        return !rest.isEmpty && !rest.contains("/") && rest.allSatisfy { $0.isASCII && !$0.isWhitespace && $0 != "?" && $0 != "#" }
+        let scheme: String
+        if text.hasPrefix("https://") { scheme = "https" } else if text.hasPrefix("http://") { scheme = "http" } else { return false }
+        let authority = text.dropFirst(scheme.count + 3)
+        guard !authority.isEmpty, authority.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || "-.:[]".contains($0)) })
+        else { return false }
+        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
+            let port = authority[authority.index(after: colon)...]
+            guard let number = Int(port), (1...65535).contains(number), "\(number)" == port,
+                number != (scheme == "https" ? 443 : 80)
+            else { return false }
+        }
+        return true
     }
 
     static let methods = "GET, POST, DELETE"
@@ -50,8 +61,10 @@ public struct CORSPolicy: Sendable, Equatable {
         return HTTPResponse(status: 204, headers: headers)
     }
 
-    /// Adds the cross-origin fields to an answer for an allowed origin.
+    /// Adds the cross-origin fields to an answer for an allowed origin. With a list of origins the
+    /// answer depends on `Origin`, so caches are told (`Vary`) even when it carries none.
     func decorate(_ response: inout HTTPResponse, for request: HTTPRequest) {
+        if !origins.contains("*"), Self.covers(request.path) { response.headers.set("Vary", "Origin") }
         guard let origin = allowedOrigin(request) else { return }
         response.headers.set("Access-Control-Allow-Origin", origin)
         response.headers.set("Access-Control-Expose-Headers", Self.exposedHeaders)

@@ -19,9 +19,16 @@ struct Form {
     }
 
     /// A trimmed, non-empty string of at most `maxLength` characters; nil when absent.
-    /// Bidirectional embeddings, overrides, isolates and marks (U+202E shows text reversed).
-    /// Other format characters stay: ZWNJ and ZWJ are ordinary in Persian, Indic scripts, emoji.
-    static let bidiControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+    /// Controls, line and paragraph separators, and invisible formatting (bidirectional overrides:
+    /// U+202E shows text reversed; zero-width spaces, tags, soft hyphens), except ZWNJ and ZWJ,
+    /// which are ordinary text in Persian, Indic scripts and emoji sequences.
+    static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: return true
+        case .format: return scalar.value != 0x200C && scalar.value != 0x200D
+        default: return false
+        }
+    }
 
     func string(_ name: String, maxLength: Int) throws -> String? {
         guard let raw = fields[name] else { return nil }
@@ -30,9 +37,8 @@ struct Form {
         // Counted in code points, not grapheme clusters: one "character" can carry hundreds of
         // combining marks, and these names end up in the SMS text.
         guard value.unicodeScalars.count <= maxLength else { throw TwilioCompatError.invalid(name, "must be at most \(maxLength) characters") }
-        guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || Self.bidiControls.contains($0.value) })
-        else {
-            throw TwilioCompatError.invalid(name, "must not contain control or bidirectional-override characters")
+        guard !value.unicodeScalars.contains(where: Self.isRefused) else {
+            throw TwilioCompatError.invalid(name, "must not contain control, line-breaking or invisible formatting characters")
         }
         return value
     }

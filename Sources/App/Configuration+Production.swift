@@ -7,8 +7,9 @@ extension Configuration {
         if codeSecret == nil { reader.problem("PHONE_VERIFY_CODE_SECRET", "is required in production mode") }
         if gateways.contains("console") { reader.problem("PHONE_VERIFY_GATEWAYS", "the console sink is refused in production mode") }
         // Codes, the Twilio token and the Vonage secret travel in these requests.
+        // The JWKS of the main auth server decides which session tokens are genuine.
         for (name, url) in [("PHONE_VERIFY_TWILIO_BASE_URL", twilio?.baseURL), ("PHONE_VERIFY_VONAGE_BASE_URL", vonage?.baseURL),
-                            ("PHONE_VERIFY_WEBHOOK_URL", webhook?.url)] {
+                            ("PHONE_VERIFY_WEBHOOK_URL", webhook?.url), ("PHONE_VERIFY_AUTH_CORE_JWKS_URL", authCore.jwksURL)] {
             if let url, !SettingReader.isHTTPSOrLoopback(url) {
                 reader.problem(name, "must be https in production mode (plain http only to a loopback address)")
             }

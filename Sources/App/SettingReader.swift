@@ -42,7 +42,10 @@ struct SettingReader {
     static func isHTTPSOrLoopback(_ url: String) -> Bool {
         if url.hasPrefix("https://") { return true }
         guard let host = URL(string: url)?.host?.lowercased() else { return false }
-        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        // An IPv4 literal in 127.0.0.0/8, not a name that merely starts with "127." (127.evil.example).
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
     mutating func int(_ name: String, in range: ClosedRange<Int>) -> Int? {

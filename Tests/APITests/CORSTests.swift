@@ -33,6 +33,7 @@ import Testing
         #expect(preflight(h, "/v1/verifications", origin: "https://evil.example").status == 405)
         let other = h.call("POST", "/v1/verifications", json: #"{"phone_number":"+15555550123"}"#, headers: [("Origin", "https://evil.example")])
         #expect(other.headers["Access-Control-Allow-Origin"] == nil)
+        #expect(other.headers["Vary"] == "Origin")  // the answer depends on Origin: caches must know
         // Server-to-server endpoints never answer cross-origin.
         #expect(preflight(h, "/v1/admin/fraud", origin: origin).status == 405)
         #expect(h.call("GET", "/v1/admin/fraud", headers: [("Origin", origin)]).headers["Access-Control-Allow-Origin"] == nil)
@@ -58,5 +59,11 @@ import Testing
         #expect(!CORSPolicy.isOrigin("https://app.example.com/"))
         #expect(!CORSPolicy.isOrigin("app.example.com"))
         #expect(!CORSPolicy.isOrigin("https://"))
+        // Forms browsers never send: they would silently never match.
+        #expect(!CORSPolicy.isOrigin("https://App.Example.com"))
+        #expect(!CORSPolicy.isOrigin("https://app.example.com:443"))
+        #expect(!CORSPolicy.isOrigin("https://user@app.example.com"))
+        #expect(CORSPolicy.isOrigin("https://app.example.com:8443"))
+        #expect(CORSPolicy.isOrigin("http://[::1]:3000"))
     }
 }

@@ -53,6 +53,9 @@ import VerifyCore
         // Joiners are ordinary text: Persian uses ZWNJ, emoji sequences ZWJ.
         #expect(h.send(sid, to: "+15555550124", extra: [("CustomFriendlyName", "می\u{200C}خواهم")]).status == 201)
         #expect(h.send(sid, to: "+15555550125", extra: [("CustomFriendlyName", "Shop 👩\u{200D}💻")]).status == 201)
+        for invisible in ["\u{200B}", "\u{2060}", "\u{FEFF}", "\u{AD}", "\u{E0041}", "\u{2028}"] {
+            #expect(h.send(sid, to: "+15555550126", extra: [("CustomFriendlyName", "Acme" + invisible + "Login")]).status == 400)
+        }
     }
 
     @Test func anOversizedBodyOnV2IsTwiliosError() throws {

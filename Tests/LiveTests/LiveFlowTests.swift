@@ -133,6 +133,8 @@ import VerifyCore
         #expect(problems("http://sms.example.com/hook").contains { $0.hasPrefix("PHONE_VERIFY_WEBHOOK_URL") })
         #expect(!problems("https://sms.example.com/hook").contains { $0.hasPrefix("PHONE_VERIFY_WEBHOOK_URL") })
         #expect(!problems("http://127.0.0.1:9000/hook").contains { $0.hasPrefix("PHONE_VERIFY_WEBHOOK_URL") })
+        #expect(problems("http://127.evil.example/hook").contains { $0.hasPrefix("PHONE_VERIFY_WEBHOOK_URL") })
+        #expect(problems("http://127.0.0.1.nip.io/hook").contains { $0.hasPrefix("PHONE_VERIFY_WEBHOOK_URL") })
     }
 
     /// SPEC: session tokens are checked for `iss` and `aud`; production refuses MFA without either.
