@@ -120,20 +120,8 @@ final class RawHTTPConnection {
 
     /// Reads one complete response (Content-Length, chunked, or until close).
     func readResponse() throws -> RawResponse {
-        let statusLine = try readLine()
-        let parts = statusLine.split(separator: " ")
-        guard parts.count >= 2, let status = Int(parts[1]) else {
-            throw RawClientError(description: "bad status line '\(statusLine)'")
-        }
-        var headers: [(name: String, value: String)] = []
-        while true {
-            let line = try readLine()
-            if line.isEmpty { break }
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let value = line[line.index(after: colon)...].drop(while: { $0 == " " })
-            headers.append((String(line[..<colon]), String(value)))
-        }
-        var response = RawResponse(status: status, headers: headers, body: [], chunked: false)
+        var response = try readHead()
+        let status = response.status
         if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
             response.chunked = true
             while true {

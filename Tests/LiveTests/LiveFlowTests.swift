@@ -1,5 +1,8 @@
 import App
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import VerifyCore
 
@@ -120,6 +123,25 @@ import VerifyCore
         } catch {
             Issue.record("unexpected error \(error)")
         }
+    }
+
+    /// HEAD through the whole stack answers GET's headers, Content-Length included, and no body.
+    @Test func headAnswersGetsContentLength() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        var request = URLRequest(url: URL(string: server.base + "/healthz")!)
+        request.httpMethod = "HEAD"
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var length: String?
+        nonisolated(unsafe) var bytes = -1
+        server.session.dataTask(with: request) { data, response, _ in
+            length = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Length")
+            bytes = data?.count ?? 0
+            done.signal()
+        }.resume()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(length == "15")  // {"status":"ok"}
+        #expect(bytes == 0)
     }
 
     /// Codes and vendor secrets never travel in plain http in production, except to this machine.
