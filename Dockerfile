@@ -12,7 +12,10 @@ RUN swift build -c release --product phone-verify --static-swift-stdlib \
 FROM debian:bookworm-slim
 COPY scripts/install-deps /usr/local/lib/phone-verify/install-deps
 RUN /usr/local/lib/phone-verify/install-deps --runtime && rm -rf /var/lib/apt/lists/* \
- && useradd --system --uid 10001 --home /var/lib/phone-verify --create-home phone-verify
+ && useradd --system --uid 10001 --home /var/lib/phone-verify --create-home phone-verify \
+ && install -d -o phone-verify -g phone-verify -m 0700 /var/lib/phone-verify/data
+# (created owned by the service user before VOLUME: a new volume copies this ownership, while a
+# directory the image lacks would be created root-owned and the database could not be opened)
 COPY --from=build /out/phone-verify /usr/local/bin/phone-verify
 USER phone-verify
 WORKDIR /var/lib/phone-verify

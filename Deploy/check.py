@@ -295,7 +295,8 @@ def _kubernetes():
     assert pod["terminationGracePeriodSeconds"] == 30 and pod["enableServiceLinks"] is False
     (c,) = pod["containers"]
     ports = {p["name"]: p["containerPort"] for p in c["ports"]}
-    assert c["readinessProbe"]["httpGet"]["path"] == "/readyz", "readinessProbe must GET /readyz"
+    assert c["readinessProbe"]["httpGet"]["path"] == "/readyz?gateways=false", \
+        "readinessProbe must GET /readyz?gateways=false (a vendor outage must not take every pod out)"
     assert c["livenessProbe"]["httpGet"]["path"] == "/healthz", "livenessProbe must GET /healthz"
     assert "startupProbe" in c and "sleep" in " ".join(c["lifecycle"]["preStop"]["exec"]["command"])
     for probe in ("readinessProbe", "livenessProbe", "startupProbe"):

@@ -13,6 +13,8 @@ public struct APIDependencies: Sendable {
     public var logger: Logger
     /// Readiness probe: throws with a reason when the service should not get traffic.
     public var readiness: @Sendable () throws -> Void
+    /// The gateways' part of readiness (`/readyz`, unless asked with `gateways=false`).
+    public var gatewayReadiness: @Sendable () throws -> Void = {}
     /// Present only in development mode: enables `/dev/…`.
     public var devMessages: (any DevMessageLog)?
     public var clientIP: ClientIPResolver
@@ -73,7 +75,7 @@ public struct APIResponder: HTTPResponder {
         if let introspector = dependencies.introspection {
             IntrospectionRoutes(introspector: introspector, authorize: dependencies.authorizeAdmin).register(in: &router)
         }
-        HealthRoutes(readiness: dependencies.readiness).register(in: &router)
+        HealthRoutes(readiness: dependencies.readiness, gatewayReadiness: dependencies.gatewayReadiness).register(in: &router)
         if let fraudAdmin = dependencies.fraudAdmin {
             AdminRoutes(fraud: fraudAdmin, mfa: dependencies.mfa, authorize: dependencies.authorizeAdmin).register(in: &router)
         }

@@ -116,12 +116,14 @@ public final class Application: @unchecked Sendable {
             readiness: {
                 try store.read { try $0.ping() }
                 if keyRing.signingKeyRetired { throw StoreKeyRing.retiredKey }
-                if gateway.circuitStates().allSatisfy({ $0.state == .open }) {
-                    throw VerifyError(.unavailable, "every SMS gateway's circuit breaker is open")
-                }
             },
             devMessages: inbox,
             clientIP: ClientIPResolver(trustedProxies: c.trustedProxies))
+        dependencies.gatewayReadiness = {
+            if gateway.circuitStates().allSatisfy({ $0.state == .open }) {
+                throw VerifyError(.unavailable, "every SMS gateway's circuit breaker is open")
+            }
+        }
         dependencies.fraudAdmin = FraudAdmin(store: store, clock: clock, policy: c.fraud)
         if !c.corsOrigins.isEmpty { dependencies.cors = CORSPolicy(origins: Set(c.corsOrigins)) }
         dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock)

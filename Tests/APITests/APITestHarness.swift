@@ -15,7 +15,7 @@ struct APITestHarness {
     init(
         policy: VerificationPolicy = VerificationPolicy(), protection: AbuseProtection = AbuseProtection(), dev: Bool = true,
         trustedProxies: [CIDR] = [], ready: Bool = true, adminKey: String? = nil,
-        redemptions: (any CredentialRedemptionStore)? = nil, cors: CORSPolicy? = nil
+        redemptions: (any CredentialRedemptionStore)? = nil, cors: CORSPolicy? = nil, gatewaysUp: Bool = true
     ) {
         t = TestService(policy: policy, protection: protection)
         var dependencies = APIDependencies(
@@ -32,6 +32,7 @@ struct APITestHarness {
         dependencies.introspection = CredentialIntrospector(
             verifier: FakeCredentialVerifier(clock: t.clock), redemptions: redemptions ?? t.store, random: t.random)
         dependencies.cors = cors
+        dependencies.gatewayReadiness = { if !gatewaysUp { throw VerifyError(.unavailable, "every SMS gateway's circuit breaker is open") } }
         api = APIResponder(dependencies)
     }
 
