@@ -114,9 +114,11 @@ public enum CommandLineTool {
             } catch {
                 logger.error("start-up failed", [("error", String(describing: error))])
                 FileHandle.standardError.write(Data("phone-verify: start-up failed: \(error)\n".utf8))
-                return 1
+                // A key file that cannot be used is configuration (78: restarting will not help).
+                return error is KeyMaterial.Failure || error is KeyActivation.RetiredKey ? 78 : 1
             }
-            FileHandle.standardOutput.write(Data("phone-verify listening on \(app.issuer) (port \(app.port), \(c.mode.rawValue) mode)\n".utf8))
+            let listen = "http://\(Application.urlHost(c.listenHost)):\(app.port)"
+            FileHandle.standardOutput.write(Data("phone-verify listening on \(listen) (issuer \(app.issuer), \(c.mode.rawValue) mode)\n".utf8))
             let signal = signals.wait()
             logger.info("shutting down", [("signal", String(signal))])
             app.shutdown()

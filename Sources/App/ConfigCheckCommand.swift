@@ -13,7 +13,7 @@ enum ConfigCheckCommand {
             }
         }
         for (key, value) in environment where key.hasPrefix("PHONE_VERIFY_") { values[key] = value }
-        let problems: [String]
+        var problems: [String]
         var configuration: Configuration?
         do {
             configuration = try Configuration(values: values)
@@ -22,6 +22,11 @@ enum ConfigCheckCommand {
             problems = error.problems
         } catch {
             problems = ["\(error)"]
+        }
+        // The installed key file must be a usable key (start-up would refuse it); development's
+        // generated key is not created here.
+        if let c = configuration, c.signingKeyFile != nil {
+            do { _ = try KeyMaterial.signingKey(c) } catch { problems.append("\(error)") }
         }
         var settings: [JSONMember] = []
         for setting in Settings.all {
@@ -41,7 +46,7 @@ enum ConfigCheckCommand {
         if let c = configuration {
             report.append(JSONMember("effective", [
                 "mode": .string(c.mode.rawValue), "listen": .string("\(c.listenHost):\(c.listenPort)"),
-                "database": .string("sqlite:" + c.sqlitePath), "gateways": .array(c.gateways.map { .string($0) }),
+                "database": .string(StoreFactory.describe(c)), "gateways": .array(c.gateways.map { .string($0) }),
                 "limits": .object(LimitScope.allCases.map { JSONMember($0.rawValue, .string(c.limits.rules($0).map(\.description).joined(separator: ","))) }),
                 "mfa": .bool(c.authCore.isConfigured), "fraud_guard": .bool(c.fraud.enabled),
                 "test_numbers": .int(Int64(c.testNumbers.codes.count)),

@@ -16,6 +16,11 @@ enum StoreFactory {
         let schemaVersion: Int
     }
 
+    /// The store `open` would use, with any password hidden.
+    static func describe(_ c: Configuration) -> String {
+        c.postgresURL.map(PostgresStore.displayURL) ?? "sqlite:" + c.sqlitePath
+    }
+
     static func open(_ c: Configuration) throws -> Opened {
         if let url = c.postgresURL {
             let store = try PostgresStore(url: url, poolSize: c.postgresPoolSize)

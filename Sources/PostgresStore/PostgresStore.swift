@@ -51,6 +51,11 @@ public final class PostgresStore: VerificationStore, OutboxStore, SigningKeyStor
     let pool: PostgresPool
     /// The URL connected to, password replaced by `***`: safe for logs.
     public let displayURL: String
+
+    /// `url` as `displayURL` shows it (password hidden), without connecting.
+    public static func displayURL(_ url: String) -> String {
+        (try? PostgresURL(url))?.description ?? "postgres (the URL does not parse)"
+    }
     private let trips = Atomic<Int>(0)
     /// How far back (ms) a write prefetches fraud buckets; grows when a body needs older ones.
     private let fraudLookback = Atomic<Int64>(2 * 3_600_000)

@@ -39,6 +39,22 @@ def test_config_check_redacts_secrets_and_reports_problems(data_dir):
     assert "PHONE_VERIFY_CODE_LENGHT" in report["unknown_variables"]
 
 
+def test_config_check_reads_the_key_file_and_names_the_real_store(data_dir):
+    placeholder = os.path.join(data_dir, "signing-key.placeholder")
+    with open(placeholder, "w") as f:
+        f.write("REPLACE-ME\n")
+    env = {"PHONE_VERIFY_SIGNING_KEY_FILE": placeholder,
+           "PHONE_VERIFY_DATABASE_URL": "postgres://pv:s3cret@db.example.internal:5432/pv"}
+    checked = run(["config", "check"], data_dir, env)
+    assert checked.returncode == 78
+    report = json.loads(checked.stdout)
+    assert any("PHONE_VERIFY_SIGNING_KEY_FILE" in p for p in report["problems"])
+    assert report["effective"]["database"].startswith("postgres://") and "s3cret" not in checked.stdout
+    # serve refuses the same file as a configuration error (78: restarting cannot fix it).
+    served = run(["serve"], data_dir, {"PHONE_VERIFY_SIGNING_KEY_FILE": placeholder, "PHONE_VERIFY_LISTEN": "127.0.0.1:0"})
+    assert served.returncode == 78
+
+
 def test_keys_rotate_keeps_the_old_key_published_until_retired(data_dir):
     server = Server(data_dir).start()
     _, _, before = server.request("GET", "/.well-known/jwks.json")
