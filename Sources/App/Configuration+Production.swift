@@ -5,6 +5,9 @@ extension Configuration {
     func checkProduction(_ reader: inout SettingReader) {
         if signingKeyFile == nil { reader.problem("PHONE_VERIFY_SIGNING_KEY_FILE", "is required in production mode") }
         if codeSecret == nil { reader.problem("PHONE_VERIFY_CODE_SECRET", "is required in production mode") }
+        // Otherwise `iss` and `jwks_uri` are derived from the listen address (http://0.0.0.0:8080
+        // in the image), which no verifier can use.
+        if issuer == nil { reader.problem("PHONE_VERIFY_ISSUER", "is required in production mode (the URL verifiers know this service by)") }
         if gateways.contains("console") { reader.problem("PHONE_VERIFY_GATEWAYS", "the console sink is refused in production mode") }
         // Codes, the Twilio token and the Vonage secret travel in these requests.
         // The JWKS of the main auth server decides which session tokens are genuine.

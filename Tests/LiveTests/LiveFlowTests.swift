@@ -120,6 +120,7 @@ import VerifyCore
             #expect(error.problems.contains { $0.hasPrefix("PHONE_VERIFY_SIGNING_KEY_FILE") })
             #expect(error.problems.contains { $0.hasPrefix("PHONE_VERIFY_CODE_SECRET") })
             #expect(error.problems.contains { $0.hasPrefix("PHONE_VERIFY_GATEWAYS") })
+            #expect(error.problems.contains { $0.hasPrefix("PHONE_VERIFY_ISSUER") })
         } catch {
             Issue.record("unexpected error \(error)")
         }

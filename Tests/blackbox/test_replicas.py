@@ -74,6 +74,7 @@ class Cluster:
         secret = base64.b64encode(os.urandom(32)).decode()
         self.env = {
             "PHONE_VERIFY_MODE": "production",
+            "PHONE_VERIFY_ISSUER": "https://verify.example.test",
             "PHONE_VERIFY_DATABASE_URL": database_url,
             "PHONE_VERIFY_CODE_SECRET": secret,
             "PHONE_VERIFY_SIGNING_KEY_FILE": key_file,
