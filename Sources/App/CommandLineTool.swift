@@ -59,7 +59,7 @@ public enum CommandLineTool {
     /// `prefix:+1415555` or `country:US`).
     static func fraud(_ args: [String], environment: [String: String]) -> Int32 {
         withConfiguration(environment) { c in
-            let opened = try StoreFactory.open(c)
+            let opened = try StoreFactory.openExisting(c)
             defer { opened.close() }
             let admin = FraudAdmin(store: opened.store, clock: SystemClock(), policy: c.fraud)
             switch (args.first, args.count) {

@@ -7,7 +7,7 @@ import VerifyCore
 /// `phone-verify keys list | rotate | retire KID`.
 enum KeysCommand {
     static func run(_ args: [String], _ c: Configuration) throws -> Int32 {
-        let opened = try StoreFactory.open(c)
+        let opened = try StoreFactory.openExisting(c)
         defer { opened.close() }
         let store = opened.store
         let now = Date()

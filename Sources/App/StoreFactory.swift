@@ -21,6 +21,24 @@ enum StoreFactory {
         c.postgresURL.map(PostgresStore.displayURL) ?? "sqlite:" + c.sqlitePath
     }
 
+    /// An operator's command (`fraud`, `keys`) found no SQLite database where the configuration
+    /// points: it is not acting on the service's store, and must not create an empty one.
+    struct NoDatabase: Error, CustomStringConvertible {
+        let path: String
+        var description: String {
+            "no database at \(path): run this with the service's settings (PHONE_VERIFY_DATA_DIR or "
+                + "PHONE_VERIFY_DATABASE_URL, e.g. from its environment file) and as its user"
+        }
+    }
+
+    /// For operators' commands: the service's existing store only; says on stderr which one.
+    static func openExisting(_ c: Configuration) throws -> Opened {
+        if c.postgresURL == nil, !FileManager.default.fileExists(atPath: c.sqlitePath) { throw NoDatabase(path: c.sqlitePath) }
+        let opened = try open(c)
+        FileHandle.standardError.write(Data("phone-verify: using \(opened.description)\n".utf8))
+        return opened
+    }
+
     static func open(_ c: Configuration) throws -> Opened {
         if let url = c.postgresURL {
             let store = try PostgresStore(url: url, poolSize: c.postgresPoolSize)

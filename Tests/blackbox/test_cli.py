@@ -199,3 +199,16 @@ def test_a_closed_stdout_does_not_kill_the_server(data_dir):
     finally:
         proc.terminate()
         proc.wait(15)
+
+
+def test_operator_commands_never_act_on_an_empty_database_of_their_own(data_dir):
+    # Run from a shell without the service's settings, `fraud block` would have created ./data and
+    # blocked nothing the service sees; it refuses instead and says why.
+    empty = os.path.join(data_dir, "elsewhere")
+    refused = run(["fraud", "block", "country:NG"], empty)
+    assert refused.returncode == 78 and "no database at" in refused.stderr
+    assert not os.path.exists(os.path.join(empty, "phone-verify.db"))
+    assert run(["keys", "list"], empty).returncode == 78
+    Server(data_dir).start().stop()  # the service's own database
+    done = run(["fraud", "block", "country:NG"], data_dir)
+    assert done.returncode == 0 and "using sqlite:" in done.stderr
