@@ -98,6 +98,7 @@ public enum Settings {
             "",
             "Usage: phone-verify [serve]            run the service (default)",
             "       phone-verify migrate            apply database migrations and exit",
+            "       phone-verify backup FILE        a consistent copy of the SQLite database while it runs",
             "       phone-verify config check       validate the configuration, print effective settings (secrets redacted)",
             "       phone-verify keys list | rotate | retire KID",
             "                                       signing keys: rotation keeps old keys in JWKS until their credentials expire",

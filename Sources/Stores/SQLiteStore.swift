@@ -27,6 +27,14 @@ public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemp
 
     public func close() { database.close() }
 
+    /// A consistent copy of the whole database at `path` (a new file), taken while the service
+    /// runs: `VACUUM INTO` on a reader sees one snapshot, whatever the writer commits meanwhile.
+    public func backup(to path: String) throws {
+        _ = try database.read { db in try db.run("VACUUM INTO ?", [.text(path)]) }
+        // Phone numbers and code hashes: readable by the owner only, like the database.
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+    }
+
     /// Group-commit counters of the writer (batches, jobs, largest batch…).
     public var statistics: DatabaseStatistics { database.statistics }
 

@@ -212,3 +212,29 @@ def test_operator_commands_never_act_on_an_empty_database_of_their_own(data_dir)
     Server(data_dir).start().stop()  # the service's own database
     done = run(["fraud", "block", "country:NG"], data_dir)
     assert done.returncode == 0 and "using sqlite:" in done.stderr
+
+
+def test_backup_copies_the_database_while_the_service_runs(data_dir):
+    server = Server(data_dir).start()
+    try:
+        status, _, created = server.request("POST", "/v1/verifications", {"phone_number": "+14155552671"})
+        assert status == 201
+        target = os.path.join(data_dir, "backup.db")
+        done = run(["backup", target], data_dir)
+        assert done.returncode == 0, done.stderr
+        assert os.stat(target).st_mode & 0o777 == 0o600
+        assert run(["backup", target], data_dir).returncode == 73  # never overwrites
+    finally:
+        server.stop()
+    # The copy is a working database: a service started on it knows the verification.
+    restored = os.path.join(data_dir, "restored")
+    os.makedirs(restored)
+    os.replace(target, os.path.join(restored, "phone-verify.db"))
+    for name in ("signing-key.pem", "code-secret"):
+        os.replace(os.path.join(data_dir, name), os.path.join(restored, name))
+    again = Server(restored).start()
+    try:
+        status, _, seen = again.request("GET", "/v1/verifications/" + created["id"])
+        assert status == 200 and seen["status"] == "pending"
+    finally:
+        again.stop()
