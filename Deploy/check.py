@@ -292,7 +292,7 @@ def _kubernetes():
     assert spec["replicas"] == 3
     assert spec["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
     assert spec["selector"]["matchLabels"].items() <= labels.items()
-    assert pod["terminationGracePeriodSeconds"] == 30 and pod["enableServiceLinks"] is False
+    assert pod["terminationGracePeriodSeconds"] == 45 and pod["enableServiceLinks"] is False
     (c,) = pod["containers"]
     ports = {p["name"]: p["containerPort"] for p in c["ports"]}
     assert c["readinessProbe"]["httpGet"]["path"] == "/readyz?gateways=false", \
