@@ -10,6 +10,11 @@ extension Configuration {
         if issuer == nil { reader.problem("PHONE_VERIFY_ISSUER", "is required in production mode (the URL verifiers know this service by)") }
         if gateways.contains("console") { reader.problem("PHONE_VERIFY_GATEWAYS", "the console sink is refused in production mode") }
         // Codes, the Twilio token and the Vonage secret travel in these requests.
+        // Standard Webhooks: keys of 24 to 64 bytes; a short one can be guessed offline from one signature.
+        if let secret = webhook?.secret {
+            let key = secret.hasPrefix("whsec_") ? Data(base64Encoded: String(secret.dropFirst(6))).map(Array.init) ?? [] : Array(secret.utf8)
+            if key.count < 24 { reader.problem("PHONE_VERIFY_WEBHOOK_SECRET", "must hold a key of at least 24 bytes in production mode") }
+        }
         // The JWKS of the main auth server decides which session tokens are genuine.
         for (name, url) in [("PHONE_VERIFY_TWILIO_BASE_URL", twilio?.baseURL), ("PHONE_VERIFY_VONAGE_BASE_URL", vonage?.baseURL),
                             ("PHONE_VERIFY_WEBHOOK_URL", webhook?.url), ("PHONE_VERIFY_AUTH_CORE_JWKS_URL", authCore.jwksURL)] {

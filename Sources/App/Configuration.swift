@@ -179,6 +179,9 @@ public struct Configuration: Sendable {
         if gateways.contains("webhook") {
             let url = reader.url("PHONE_VERIFY_WEBHOOK_URL") ?? { reader.problem("PHONE_VERIFY_WEBHOOK_URL", "is required by the webhook gateway"); return "" }()
             webhook = WebhookSettings(url: url, secret: reader.required("PHONE_VERIFY_WEBHOOK_SECRET", for: "the webhook gateway"))
+            if let secret = webhook?.secret, secret.hasPrefix("whsec_"), Data(base64Encoded: String(secret.dropFirst(6))) == nil {
+                reader.problem("PHONE_VERIFY_WEBHOOK_SECRET", "whsec_ must be followed by the key in base64")
+            }
         }
         gatewayTimeout = Double(reader.int("PHONE_VERIFY_GATEWAY_TIMEOUT", in: 1...120) ?? 10)
         gatewayConnectTimeout = Double(reader.int("PHONE_VERIFY_GATEWAY_CONNECT_TIMEOUT", in: 1...60) ?? 3)

@@ -158,6 +158,16 @@ import VerifyCore
         #expect(!problems("http://127.0.0.1:9000/hook").contains { $0.hasPrefix("PHONE_VERIFY_WEBHOOK_URL") })
         #expect(problems("http://127.evil.example/hook").contains { $0.hasPrefix("PHONE_VERIFY_WEBHOOK_URL") })
         #expect(problems("http://127.0.0.1.nip.io/hook").contains { $0.hasPrefix("PHONE_VERIFY_WEBHOOK_URL") })
+        #expect(!problems("https://sms.example.com/hook").contains { $0.hasPrefix("PHONE_VERIFY_WEBHOOK_SECRET") })
+        // A whsec_ secret that is not base64, or a short key, is refused.
+        for secret in ["whsec_not base64!", "whsec_c2hvcnQ=", "short"] {
+            var env = ["PHONE_VERIFY_MODE": "production", "PHONE_VERIFY_GATEWAYS": "webhook",
+                       "PHONE_VERIFY_WEBHOOK_URL": "https://sms.example.com/hook", "PHONE_VERIFY_WEBHOOK_SECRET": secret]
+            env["PHONE_VERIFY_ISSUER"] = "https://verify.example.com"
+            let refused: [String]
+            do { _ = try Configuration.load(environment: env); refused = [] } catch let error as ConfigurationError { refused = error.problems } catch { refused = [] }
+            #expect(refused.contains { $0.hasPrefix("PHONE_VERIFY_WEBHOOK_SECRET") }, "\(secret)")
+        }
     }
 
     /// SPEC: session tokens are checked for `iss` and `aud`; production refuses MFA without either.
