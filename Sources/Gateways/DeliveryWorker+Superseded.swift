@@ -54,13 +54,23 @@ extension DeliveryWorker {
         return true
     }
 
-    /// For a message claimed from the store: false (and it is no longer in flight) when its row is
-    /// no longer queued under this worker's lease. A failed read sends it (as before the check).
+    /// For a message claimed from the store: false when it must not be sent. A superseded one
+    /// (its row already says so) leaves the in-flight set; one whose verification ended (approved,
+    /// out of attempts) is recorded as failed. A failed read sends it (as before the check).
     func isStillQueued(_ message: OutboxMessage) -> Bool {
-        guard (try? outbox.stillQueued(messageID: message.id, owner: owner)) == false else { return true }
-        condition.lock()
-        inFlight.remove(message.id)
-        condition.unlock()
-        return false
+        switch (try? outbox.claimedMessageState(messageID: message.id, owner: owner)) ?? .deliverable {
+        case .deliverable:
+            return true
+        case .superseded:
+            condition.lock()
+            inFlight.remove(message.id)
+            condition.unlock()
+            return false
+        case .verificationEnded:
+            record(OutboxOutcome(
+                messageID: message.id, status: .failed, gateway: nil, providerMessageID: nil,
+                lastError: "verification ended before delivery", nextAttemptAt: nil, attempts: message.attempts, at: clock.now()))
+            return false
+        }
     }
 }

@@ -132,13 +132,18 @@ extension PostgresStore {
         """
     }
 
-    public func stillQueued(messageID: String, owner: String) throws -> Bool {
+    public func claimedMessageState(messageID: String, owner: String) throws -> ClaimedMessageState {
         try retrying(connectionFailures: true) {
             try pool.withConnection { connection in
-                try trip {
+                let row = try trip {
                     try connection.queryFirst(
-                        "SELECT 1 AS x FROM outbox WHERE id = $1 AND status = 'queued' AND lease_owner = $2", [.text(messageID), .text(owner)])
-                } != nil
+                        """
+                        SELECT o.status AS message_status, o.lease_owner AS lease_owner, v.status AS verification_status
+                        FROM outbox o LEFT JOIN verifications v ON v.id = o.verification_id WHERE o.id = $1
+                        """, [.text(messageID)])
+                }
+                return .of(messageStatus: row?.text("message_status"), leaseOwner: row?.text("lease_owner"),
+                           verificationStatus: row?.text("verification_status"), owner: owner)
             }
         }
     }

@@ -135,9 +135,15 @@ public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemp
         }
     }
 
-    public func stillQueued(messageID: String, owner: String) throws -> Bool {
+    public func claimedMessageState(messageID: String, owner: String) throws -> ClaimedMessageState {
         try database.read { db in
-            try db.queryOne("SELECT 1 AS x FROM outbox WHERE id = ? AND status = 'queued' AND lease_owner = ?", [.text(messageID), .text(owner)]) != nil
+            let row = try db.queryOne(
+                """
+                SELECT o.status AS message_status, o.lease_owner AS lease_owner, v.status AS verification_status
+                FROM outbox o LEFT JOIN verifications v ON v.id = o.verification_id WHERE o.id = ?
+                """, [.text(messageID)])
+            return .of(messageStatus: row?.text("message_status"), leaseOwner: row?.text("lease_owner"),
+                       verificationStatus: row?.text("verification_status"), owner: owner)
         }
     }
 

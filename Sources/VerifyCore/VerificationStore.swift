@@ -134,14 +134,27 @@ public protocol OutboxStore: Sendable {
     /// returns false (false means held, true applied); receipts never matched are purged like
     /// ended messages.
     func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool
-    /// Whether a message this owner claimed is still queued under its lease, i.e. was not
-    /// superseded (resend, cancel, approval) since the claim: checked just before sending it.
-    func stillQueued(messageID: String, owner: String) throws -> Bool
+    /// Where a message this owner claimed stands, checked just before sending it: still to send,
+    /// superseded since the claim (resend, cancel: no longer queued under this lease), or its
+    /// verification ended meanwhile (approved, out of attempts, canceled).
+    func claimedMessageState(messageID: String, owner: String) throws -> ClaimedMessageState
     /// Number of queued messages and the oldest one's creation time.
     func queueDepth() throws -> (count: Int, oldest: Date?)
     /// Deletes verifications and messages that ended before `cutoff`, idempotency records
     /// created before `idempotencyBefore`, and the other bookkeeping that ended before `cutoff`.
     func purge(endedBefore cutoff: Date, idempotencyBefore: Date) throws -> Int
+}
+
+/// See ``OutboxStore/claimedMessageState(messageID:owner:)``.
+public enum ClaimedMessageState: Sendable, Equatable {
+    case deliverable, superseded, verificationEnded
+
+    /// From a message row's status and lease owner and its verification's stored status.
+    public static func of(messageStatus: String?, leaseOwner: String?, verificationStatus: String?, owner: String) -> Self {
+        guard messageStatus == DeliveryStatus.queued.rawValue, leaseOwner == owner else { return .superseded }
+        // No verification row (purged): the message's own expiry decides, as before.
+        return verificationStatus == nil || verificationStatus == VerificationStatus.pending.rawValue ? .deliverable : .verificationEnded
+    }
 }
 
 /// The result of one delivery attempt.

@@ -194,10 +194,12 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         return true
     }
 
-    public func stillQueued(messageID: String, owner: String) throws -> Bool {
+    public func claimedMessageState(messageID: String, owner: String) throws -> ClaimedMessageState {
         lock.lock()
         defer { lock.unlock() }
-        return state.leases[messageID]?.owner == owner && state.messages.contains { $0.id == messageID && $0.status == .queued }
+        let message = state.messages.first { $0.id == messageID }
+        return .of(messageStatus: message?.status.rawValue, leaseOwner: state.leases[messageID]?.owner,
+                   verificationStatus: message.flatMap { state.verifications[$0.verificationID] }?.storedStatus.rawValue, owner: owner)
     }
 
     public func queueDepth() throws -> (count: Int, oldest: Date?) {

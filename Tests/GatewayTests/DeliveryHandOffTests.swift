@@ -33,7 +33,9 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
     func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
         try store.recordReceipt(gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: at)
     }
-    func stillQueued(messageID: String, owner: String) throws -> Bool { try store.stillQueued(messageID: messageID, owner: owner) }
+    func claimedMessageState(messageID: String, owner: String) throws -> ClaimedMessageState {
+        try store.claimedMessageState(messageID: messageID, owner: owner)
+    }
     func queueDepth() throws -> (count: Int, oldest: Date?) { try store.queueDepth() }
     func purge(endedBefore cutoff: Date, idempotencyBefore: Date) throws -> Int { try store.purge(endedBefore: cutoff, idempotencyBefore: idempotencyBefore) }
 }

@@ -175,6 +175,34 @@ func queue(_ store: any VerificationStore, count: Int, at now: Date, expires: Ti
         #expect(store.messages.first { $0.id == "msg_0" }?.status == .sent)
     }
 
+    /// A message waiting for a retry when its verification is approved (or runs out of attempts)
+    /// is not sent with the used code: the claim re-reads the verification, and the row fails.
+    @Test func aMessageOfAnEndedVerificationIsNotSent() throws {
+        let store = InMemoryStore()
+        let clock = ManualClock()
+        let t0 = clock.now()
+        try store.write { tx in
+            try tx.insert(Verification(
+                id: "ver_msg_0", phoneNumber: "+15555550123", display: "+1", region: "US", countryCode: 1, locale: nil,
+                purpose: .signIn, codeHash: [1], codeLength: 6, maxAttempts: 5, maxSends: 5, createdAt: t0,
+                expiresAt: t0.addingTimeInterval(300), lastSentAt: t0, resendAvailableAt: t0))
+        }
+        _ = try queue(store, count: 1, at: t0)
+        let gateway = RecordingGateway(script: [.retryable(reason: "503", retryAfter: 5)])
+        let w = worker(store, gateway, clock: clock)
+        #expect(w.runOnce() == 1)
+        try store.write { tx in
+            var v = try #require(try tx.verification(id: "ver_msg_0"))
+            v.storedStatus = .approved
+            try tx.update(v)
+        }
+        clock.advance(6)
+        #expect(w.runOnce() == 1)
+        #expect(gateway.sent.count == 1)  // only the first try
+        let m = try #require(store.messages.first)
+        #expect(m.status == .failed && m.lastError == "verification ended before delivery" && m.sealedPayload.isEmpty)
+    }
+
     /// Two workers (threads of their own) on one SQLite file: every message is sent exactly once.
     @Test func twoWorkersNeverSendAMessageTwice() throws {
         let path = NSTemporaryDirectory() + "pv-worker-\(UUID().uuidString)/db.sqlite"
