@@ -494,38 +494,7 @@ public enum OpenAPIDocument {
             "$ref": "#/components/responses/InvalidRequest"
           },
           "403": {
-            "description": "`forbidden`: a test number after `PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT`.",
-            "headers": {
-              "X-Request-Id": {
-                "$ref": "#/components/headers/X-Request-Id"
-              }
-            },
-            "content": {
-              "application/json": {
-                "schema": {
-                  "allOf": [
-                    {
-                      "$ref": "#/components/schemas/Error"
-                    },
-                    {
-                      "type": "object",
-                      "properties": {
-                        "error": {
-                          "type": "object",
-                          "properties": {
-                            "code": {
-                              "enum": [
-                                "forbidden"
-                              ]
-                            }
-                          }
-                        }
-                      }
-                    }
-                  ]
-                }
-              }
-            }
+            "$ref": "#/components/responses/TestNumbersExpired"
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
@@ -722,38 +691,7 @@ public enum OpenAPIDocument {
             "$ref": "#/components/responses/InvalidRequest"
           },
           "403": {
-            "description": "`forbidden`: a test number after `PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT`.",
-            "headers": {
-              "X-Request-Id": {
-                "$ref": "#/components/headers/X-Request-Id"
-              }
-            },
-            "content": {
-              "application/json": {
-                "schema": {
-                  "allOf": [
-                    {
-                      "$ref": "#/components/schemas/Error"
-                    },
-                    {
-                      "type": "object",
-                      "properties": {
-                        "error": {
-                          "type": "object",
-                          "properties": {
-                            "code": {
-                              "enum": [
-                                "forbidden"
-                              ]
-                            }
-                          }
-                        }
-                      }
-                    }
-                  ]
-                }
-              }
-            }
+            "$ref": "#/components/responses/TestNumbersExpired"
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
@@ -1905,38 +1843,7 @@ public enum OpenAPIDocument {
             "$ref": "#/components/responses/Unauthenticated"
           },
           "403": {
-            "description": "`forbidden`: a test number after `PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT`.",
-            "headers": {
-              "X-Request-Id": {
-                "$ref": "#/components/headers/X-Request-Id"
-              }
-            },
-            "content": {
-              "application/json": {
-                "schema": {
-                  "allOf": [
-                    {
-                      "$ref": "#/components/schemas/Error"
-                    },
-                    {
-                      "type": "object",
-                      "properties": {
-                        "error": {
-                          "type": "object",
-                          "properties": {
-                            "code": {
-                              "enum": [
-                                "forbidden"
-                              ]
-                            }
-                          }
-                        }
-                      }
-                    }
-                  ]
-                }
-              }
-            }
+            "$ref": "#/components/responses/TestNumbersExpired"
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
@@ -4891,6 +4798,40 @@ public enum OpenAPIDocument {
       }
     },
     "responses": {
+      "InternalError": {
+        "description": "A bug; the log has the request id.",
+        "headers": {
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/Error"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "error": {
+                      "type": "object",
+                      "properties": {
+                        "code": {
+                          "enum": [
+                            "internal_error"
+                          ]
+                        }
+                      }
+                    }
+                  }
+                }
+              ]
+            }
+          }
+        }
+      },
       "InvalidRequest": {
         "description": "Malformed JSON, a body that is not an object, or a missing, mistyped, empty or too long member (`details.field`).",
         "headers": {
@@ -4925,14 +4866,14 @@ public enum OpenAPIDocument {
           }
         }
       },
-      "Unauthenticated": {
-        "description": "No valid bearer token (`WWW-Authenticate: Bearer error=\"invalid_token\"`).",
+      "MethodNotAllowed": {
+        "description": "The path exists with other methods (listed in `Allow`).",
         "headers": {
           "X-Request-Id": {
             "$ref": "#/components/headers/X-Request-Id"
           },
-          "WWW-Authenticate": {
-            "$ref": "#/components/headers/WWW-Authenticate-Invalid"
+          "Allow": {
+            "$ref": "#/components/headers/Allow"
           }
         },
         "content": {
@@ -4950,7 +4891,7 @@ public enum OpenAPIDocument {
                       "properties": {
                         "code": {
                           "enum": [
-                            "unauthenticated"
+                            "method_not_allowed"
                           ]
                         }
                       }
@@ -5030,8 +4971,8 @@ public enum OpenAPIDocument {
           }
         }
       },
-      "UnsupportedMediaType": {
-        "description": "A non-empty body whose `Content-Type` is not `application/json` (`details.content_type`: the one given, or null).",
+      "TestNumbersExpired": {
+        "description": "`forbidden`: a test number after `PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT`.",
         "headers": {
           "X-Request-Id": {
             "$ref": "#/components/headers/X-Request-Id"
@@ -5052,7 +4993,7 @@ public enum OpenAPIDocument {
                       "properties": {
                         "code": {
                           "enum": [
-                            "unsupported_media_type"
+                            "forbidden"
                           ]
                         }
                       }
@@ -5064,11 +5005,14 @@ public enum OpenAPIDocument {
           }
         }
       },
-      "InternalError": {
-        "description": "A bug; the log has the request id.",
+      "Unauthenticated": {
+        "description": "No valid bearer token (`WWW-Authenticate: Bearer error=\"invalid_token\"`).",
         "headers": {
           "X-Request-Id": {
             "$ref": "#/components/headers/X-Request-Id"
+          },
+          "WWW-Authenticate": {
+            "$ref": "#/components/headers/WWW-Authenticate-Invalid"
           }
         },
         "content": {
@@ -5086,7 +5030,7 @@ public enum OpenAPIDocument {
                       "properties": {
                         "code": {
                           "enum": [
-                            "internal_error"
+                            "unauthenticated"
                           ]
                         }
                       }
@@ -5135,14 +5079,11 @@ public enum OpenAPIDocument {
           }
         }
       },
-      "MethodNotAllowed": {
-        "description": "The path exists with other methods (listed in `Allow`).",
+      "UnsupportedMediaType": {
+        "description": "A non-empty body whose `Content-Type` is not `application/json` (`details.content_type`: the one given, or null).",
         "headers": {
           "X-Request-Id": {
             "$ref": "#/components/headers/X-Request-Id"
-          },
-          "Allow": {
-            "$ref": "#/components/headers/Allow"
           }
         },
         "content": {
@@ -5160,7 +5101,7 @@ public enum OpenAPIDocument {
                       "properties": {
                         "code": {
                           "enum": [
-                            "method_not_allowed"
+                            "unsupported_media_type"
                           ]
                         }
                       }

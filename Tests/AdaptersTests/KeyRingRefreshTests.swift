@@ -145,11 +145,9 @@ import VerifyTesting
         #expect(!ring.publicJWKs().contains { $0["kid"]?.stringValue == old.keyID })
     }
 
-    /// The key a replica signs with was retired while its file still holds it: the replica stops
-    /// signing (503 rather than credentials verifiers refuse) and stops publishing that key, so
-    /// its own introspection no longer accepts credentials forged with it; it recovers when its
-    /// file holds the active key.
-    @Test func aRetiredSigningKeyWithoutReplacementIsNeitherUsedNorPublished() throws {
+    /// A replica signing with `old` (its key file) after another activated `new` and `old` was
+    /// retired; `file` is what its key file holds from now on.
+    private func retiredWhileRunning() throws -> (ManualClock, StoreKeyRing, JWTSigner, JWTSigner, Locked<JWTSigner?>) {
         let clock = ManualClock()
         let table = KeyTable()
         let old = try JWTSigner(key: TestKeys.own)
@@ -159,6 +157,15 @@ import VerifyTesting
         let ring = try StoreKeyRing(active: old, store: table, clock: clock) { file.value }
         try table.activate(try StoreKeyRing.record(for: new, at: clock.now()), now: clock.now(), credentialLifetime: 300)
         #expect(try table.retire(kid: old.keyID))
+        return (clock, ring, old, new, file)
+    }
+
+    /// The key a replica signs with was retired while its file still holds it: the replica stops
+    /// signing (503 rather than credentials verifiers refuse) and stops publishing that key, so
+    /// its own introspection no longer accepts credentials forged with it; it recovers when its
+    /// file holds the active key.
+    @Test func aRetiredSigningKeyWithoutReplacementIsNeitherUsedNorPublished() throws {
+        let (clock, ring, old, new, file) = try retiredWhileRunning()
         try ring.refresh(now: clock.now())
         let refusal = #expect(throws: VerifyError.self) { try ring.currentSigner() }
         #expect(refusal?.code == .unavailable)
@@ -174,15 +181,7 @@ import VerifyTesting
     /// A replica that is not ready gets no traffic: the readiness probe alone must notice both a
     /// retired key and the fixed key file.
     @Test func readinessAloneNoticesARetiredKeyAndItsReplacement() throws {
-        let clock = ManualClock()
-        let table = KeyTable()
-        let old = try JWTSigner(key: TestKeys.own)
-        let new = try JWTSigner(key: TestKeys.nextEd25519)
-        let file = Locked<JWTSigner?>(nil)
-        try table.activate(try StoreKeyRing.record(for: old, at: clock.now()), now: clock.now(), credentialLifetime: 300)
-        let ring = try StoreKeyRing(active: old, store: table, clock: clock) { file.value }
-        try table.activate(try StoreKeyRing.record(for: new, at: clock.now()), now: clock.now(), credentialLifetime: 300)
-        #expect(try table.retire(kid: old.keyID))
+        let (clock, ring, _, new, file) = try retiredWhileRunning()
         #expect(!ring.signingKeyRetired)  // not yet reread
         clock.advance(30)
         #expect(ring.signingKeyRetired)
