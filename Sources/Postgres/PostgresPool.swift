@@ -18,7 +18,7 @@ import Foundation
 /// the caller's thread; call from your own threads (e.g. HTTP workers), never
 /// from Swift's cooperative pool.
 public final class PostgresPool: @unchecked Sendable {
-    private let url: PostgresURL
+    public let url: PostgresURL
     /// The most connections open (idle + borrowed + being opened) at once.
     public let size: Int
     private let acquireTimeout: Double

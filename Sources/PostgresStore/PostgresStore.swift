@@ -90,6 +90,14 @@ public final class PostgresStore: VerificationStore, OutboxStore, SigningKeyStor
         // row): a database or role defaulting to repeatable read or serializable would turn every
         // wait on a hot limit row into a serialization failure. Last, so it wins.
         settings.append("-c default_transaction_isolation=read\\ committed")
+        // A database path that silently drops packets (a failed-over address, a broken NAT) must not
+        // hold a request thread for the kernel's TCP timeout (~15 min): TCP keepalives notice an
+        // idle pooled connection's peer is gone, and an unacknowledged send fails after 30 s.
+        // Any of these in the URL wins.
+        for (key, value) in [("keepalives", "1"), ("keepalives_idle", "30"), ("keepalives_interval", "10"),
+                             ("keepalives_count", "3"), ("tcp_user_timeout", "30000")] where parsed.option(key) == nil {
+            parsed.options.append((key: key, value: value))
+        }
         if !settings.isEmpty {
             let setting = settings.joined(separator: " ")
             if let index = parsed.options.lastIndex(where: { $0.key == "options" }) {
