@@ -17,15 +17,23 @@ final class HeaderDeadlines: Sendable {
     private struct State {
         /// Duplicate descriptor → deadline (monotonic ns; 0: head complete, no deadline).
         var deadlines: [Int32: UInt64] = [:]
-        /// Accepted descriptor → its duplicate, until libmicrohttpd's start notice takes it.
-        var pending: [Int32: Int32] = [:]
+        /// Accepted descriptor → its duplicate and when to give up waiting for libmicrohttpd's
+        /// start notice (then it dropped the connection without one), until that notice takes it.
+        var pending: [Int32: (duplicate: Int32, until: UInt64)] = [:]
     }
 
     let timeoutNanoseconds: UInt64
+    /// How long a connection may wait for its worker to start it: ten header timeouts. A worker
+    /// busy in a slow responder (a database that does not answer) starts its queued connections
+    /// late; their duplicates must still be there then, or they would get no deadline at all.
+    let startGraceNanoseconds: UInt64
     private let state = Mutex(State())
 
     init(timeoutSeconds: Double) {
-        timeoutNanoseconds = UInt64(max(0, timeoutSeconds) * 1_000_000_000)
+        // Bounded so the arithmetic below cannot overflow (a day is far beyond any sane timeout).
+        let seconds = min(max(0, timeoutSeconds.isFinite ? timeoutSeconds : 0), 86_400)
+        timeoutNanoseconds = UInt64(seconds * 1_000_000_000)
+        startGraceNanoseconds = timeoutNanoseconds * 10
     }
 
     /// Before `MHD_add_connection(socket)`: starts the clock. Returns false when no duplicate
@@ -35,16 +43,16 @@ final class HeaderDeadlines: Sendable {
         guard timeoutNanoseconds > 0 else { return false }
         let duplicate = fcntl(socket, F_DUPFD_CLOEXEC, 0)
         guard duplicate >= 0 else { return false }
-        let deadline = Monotonic.nanoseconds() + timeoutNanoseconds
+        let now = Monotonic.nanoseconds()
         state.withLock { state in
             // A descriptor number still pending was closed by libmicrohttpd without any notice
             // (a connection dropped before it started): its duplicate goes now.
             if let stale = state.pending.removeValue(forKey: socket) {
-                state.deadlines[stale] = nil
-                _ = Glibc.close(stale)
+                state.deadlines[stale.duplicate] = nil
+                _ = Glibc.close(stale.duplicate)
             }
-            state.deadlines[duplicate] = deadline
-            state.pending[socket] = duplicate
+            state.deadlines[duplicate] = now + timeoutNanoseconds
+            state.pending[socket] = (duplicate, now + startGraceNanoseconds)
         }
         return true
     }
@@ -52,17 +60,24 @@ final class HeaderDeadlines: Sendable {
     /// `MHD_add_connection` failed (it closed `socket`): forgets it unless the start notice came.
     func notAdded(socket: Int32) {
         state.withLock { state in
-            guard let duplicate = state.pending.removeValue(forKey: socket) else { return }
+            guard let duplicate = state.pending.removeValue(forKey: socket)?.duplicate else { return }
             state.deadlines[duplicate] = nil
             _ = Glibc.close(duplicate)
         }
     }
 
     /// libmicrohttpd's start notice (on the daemon's thread, some time after the add): the
-    /// connection's context remembers its duplicate.
+    /// connection's context remembers its duplicate, and its head has the timeout from now (a
+    /// late start is the server's doing, not the client's).
     func started(_ connection: OpaquePointer, context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
         let socket = pv_mhd_connection_fd(connection)
-        guard socket >= 0, let duplicate = state.withLock({ $0.pending.removeValue(forKey: socket) }) else { return }
+        guard socket >= 0 else { return }
+        let deadline = Monotonic.nanoseconds() + timeoutNanoseconds
+        guard let duplicate = state.withLock({ state -> Int32? in
+            guard let duplicate = state.pending.removeValue(forKey: socket)?.duplicate else { return nil }
+            if state.deadlines[duplicate] != nil { state.deadlines[duplicate] = deadline }
+            return duplicate
+        }) else { return }
         context.pointee = UnsafeMutableRawPointer(bitPattern: Int(duplicate) + 1)
     }
 
@@ -94,22 +109,25 @@ final class HeaderDeadlines: Sendable {
         }
     }
 
-    /// Shuts down every connection past its deadline; returns how many. A duplicate whose
-    /// connection never started within the timeout belongs to a connection libmicrohttpd dropped
-    /// without a notice: it is closed instead.
+    /// Shuts down every started connection past its deadline; returns how many. A duplicate whose
+    /// connection has not started within ``startGraceNanoseconds`` belongs to a connection
+    /// libmicrohttpd dropped without a notice: it is closed instead. One still waiting for a busy
+    /// worker is left alone (its clock restarts when the worker starts it).
     @discardableResult
     func sweep() -> Int {
         let now = Monotonic.nanoseconds()
         return state.withLock { state in
             guard !state.deadlines.isEmpty else { return 0 }
             var overdue = 0
-            for (socket, duplicate) in state.pending where (state.deadlines[duplicate] ?? 0) < now {
+            var waiting = Set<Int32>()
+            for (socket, entry) in state.pending {
+                guard entry.until < now else { waiting.insert(entry.duplicate); continue }
                 state.pending[socket] = nil
-                state.deadlines[duplicate] = nil
-                _ = Glibc.close(duplicate)
+                state.deadlines[entry.duplicate] = nil
+                _ = Glibc.close(entry.duplicate)
                 overdue += 1
             }
-            for (duplicate, deadline) in state.deadlines where deadline != 0 && deadline < now {
+            for (duplicate, deadline) in state.deadlines where deadline != 0 && deadline < now && !waiting.contains(duplicate) {
                 _ = Glibc.shutdown(duplicate, Int32(SHUT_RDWR))
                 state.deadlines[duplicate] = 0
                 overdue += 1
