@@ -34,6 +34,9 @@ import VerifyCore
         #expect(reply.code == 20500)
         let logged = h.logs.records.first { $0.message == "unhandled error" }
         #expect(logged?.fields.contains { $0.0 == "error" && $0.1 == "DiskFull" } == true)
+        // The description is logged without the number it quotes.
+        let detail = logged?.fields.first { $0.0 == "detail" }?.1 ?? ""
+        #expect(detail.contains("disk full") && !detail.contains("4155552671"))
         let id = try #require(logged?.fields.first { $0.0 == "request_id" }?.1)
         #expect(reply["message"]?.stringValue?.contains(id) == true)
     }
@@ -79,7 +82,9 @@ import VerifyCore
 
 /// A store whose every call fails as a broken disk would.
 private struct BrokenStore: TwilioCompatStore {
-    struct DiskFull: Error {}
+    struct DiskFull: Error, CustomStringConvertible {
+        var description: String { "disk full writing Key (subject, phone_number)=(user-1, +14155552671)" }
+    }
     func write<T: Sendable>(reading: ReadSet, _ body: @escaping @Sendable (any StoreTransaction) throws -> T) throws -> T { throw DiskFull() }
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) throws -> T { throw DiskFull() }
 }
