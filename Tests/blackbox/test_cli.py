@@ -111,17 +111,9 @@ def test_keys_rotate_activates_an_installed_key_file_without_a_restart(data_dir)
     write_key(key_file)
     env = {"PHONE_VERIFY_SIGNING_KEY_FILE": key_file, "PHONE_VERIFY_KEY_REFRESH": "1"}
 
-    def credential(server, phone):
-        status, _, started = server.request("POST", "/v1/verifications", {"phone_number": phone})
-        assert status == 201, started
-        code = server.wait_for_code(started["id"], phone)
-        status, _, checked = server.request("POST", f"/v1/verifications/{started['id']}/check", {"code": code})
-        assert status == 200, checked
-        return checked["credential"]["token"]
-
     server = Server(data_dir, env).start()
     try:
-        first = credential(server, "+14155552681")
+        first = server.credential("+14155552681")
         old = jwt.get_unverified_header(first)["kid"]
         refused = run(["keys", "rotate"], data_dir, env)
         assert refused.returncode == 65 and "already the active key" in refused.stderr
@@ -137,7 +129,7 @@ def test_keys_rotate_activates_an_installed_key_file_without_a_restart(data_dir)
         deadline = time.time() + 10
         phone = 14155552682
         while True:
-            token = credential(server, "+%d" % phone)
+            token = server.credential("+%d" % phone)
             phone += 1
             if jwt.get_unverified_header(token)["kid"] == new or time.time() > deadline:
                 break

@@ -13,15 +13,6 @@ PHONE = "+14155552674"
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
-def credential(server):
-    status, _, started = server.request("POST", "/v1/verifications", {"phone_number": PHONE})
-    assert status == 201, started
-    code = server.wait_for_code(started["id"], PHONE)
-    status, _, checked = server.request("POST", f"/v1/verifications/{started['id']}/check", {"code": code})
-    assert status == 200, checked
-    return checked["credential"]["token"]
-
-
 def introspect(server, endpoint, token, key=ADMIN_KEY):
     headers = dict(FORM, Authorization="Bearer " + key) if key else FORM
     path = urllib.parse.urlsplit(endpoint).path
@@ -32,7 +23,7 @@ def test_a_credential_is_active_once_with_the_claims_pyjwt_verifies_even_after_a
     env = {"PHONE_VERIFY_ADMIN_API_KEYS": ADMIN_KEY}
     server = Server(data_dir, env).start()
     try:
-        token = credential(server)
+        token = server.credential(PHONE)
         with urllib.request.urlopen(server.base + "/.well-known/openid-configuration", timeout=5) as resp:
             config = json.load(resp)
         endpoint = config["introspection_endpoint"]
