@@ -20,6 +20,8 @@ public struct APIDependencies: Sendable {
     public var clientIP: ClientIPResolver
     /// Operators' fraud controls and the admin-key check; admin routes exist only when set.
     public var fraudAdmin: FraudAdmin?
+    /// Operators' failed-check lockouts (`/v1/admin/lockouts`); no routes when nil.
+    public var lockoutAdmin: LockoutAdmin?
     public var authorizeAdmin: @Sendable (String) -> Bool = { _ in false }
     /// MFA; its routes answer 503 until a session verifier is configured.
     /// Metrics registry; `/metrics` serves it when set.
@@ -78,6 +80,9 @@ public struct APIResponder: HTTPResponder {
         HealthRoutes(readiness: dependencies.readiness, gatewayReadiness: dependencies.gatewayReadiness).register(in: &router)
         if let fraudAdmin = dependencies.fraudAdmin {
             AdminRoutes(fraud: fraudAdmin, mfa: dependencies.mfa, authorize: dependencies.authorizeAdmin).register(in: &router)
+        }
+        if let lockoutAdmin = dependencies.lockoutAdmin {
+            LockoutRoutes(admin: lockoutAdmin, authorize: dependencies.authorizeAdmin).register(in: &router)
         }
         if let mfa = dependencies.mfa {
             MFARoutes(mfa: mfa, sessions: dependencies.sessions ?? UnconfiguredSessions(), clock: dependencies.clock).register(in: &router)

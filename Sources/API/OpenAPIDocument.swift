@@ -256,7 +256,7 @@ public enum OpenAPIDocument {
             }
           },
           "429": {
-            "description": "`rate_limited` (`details.scope`: `phone`, `ip`, `prefix`, `global`, `phone_lockout`; `details.limit`) or `suspected_fraud` (`details.scope`: `prefix` or `country`; `details.key`).",
+            "description": "`rate_limited` (`details.scope`: `phone`, `ip`, `prefix`, `global`, `user`, `phone_lockout`; `details.limit`) or `suspected_fraud` (`details.scope`: `prefix` or `country`; `details.key`).",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"
@@ -811,7 +811,7 @@ public enum OpenAPIDocument {
             }
           },
           "429": {
-            "description": "`max_attempts_reached` (also for a correct code once reached), or `rate_limited` (`details.scope`: `ip` for the client's checks, `phone_lockout` for the number's failed checks).",
+            "description": "`max_attempts_reached` (also for a correct code once reached), or `rate_limited` (`details.scope`: `ip` for the client's checks, `phone_lockout` for this requester's failed checks on the number).",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"
@@ -2231,6 +2231,117 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/v1/admin/lockouts": {
+      "get": {
+        "operationId": "listLockouts",
+        "summary": "Requesters with wrong codes still counted against a number (failed-check lockouts)",
+        "description": "Wrong codes are counted per number and requester (client IP or /64, `user:<sub>` for MFA); past the free ones the requester waits a short escalating backoff (docs/ABUSE.md).",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "phone_number",
+            "in": "query",
+            "required": false,
+            "description": "Only this E.164 number (the `+` URL-encoded as `%2B`).",
+            "schema": {
+              "type": "string",
+              "maxLength": 32
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The lockouts, longest wait first.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Lockouts"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/v1/admin/lockouts/{phone}": {
+      "parameters": [
+        {
+          "name": "phone",
+          "in": "path",
+          "required": true,
+          "description": "E.164 number, the `+` URL-encoded as `%2B`.",
+          "schema": {
+            "type": "string",
+            "maxLength": 32
+          }
+        }
+      ],
+      "delete": {
+        "operationId": "clearLockouts",
+        "summary": "Lift every requester's failed-check lockout of a number",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "How many requesters' lockouts were lifted.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/LockoutsCleared"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
     "/v1/admin/users/{subject}/factors": {
       "parameters": [
         {
@@ -3520,6 +3631,7 @@ public enum OpenAPIDocument {
               "ip",
               "prefix",
               "global",
+              "user",
               "phone_lockout",
               "country"
             ]
@@ -4793,6 +4905,66 @@ public enum OpenAPIDocument {
           },
           "vid": {
             "type": "string"
+          }
+        }
+      },
+      "Lockouts": {
+        "type": "object",
+        "required": [
+          "lockouts"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "lockouts": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "phone_number",
+                "requester",
+                "failures",
+                "locked_until"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "phone_number": {
+                  "type": "string"
+                },
+                "requester": {
+                  "type": "string",
+                  "description": "Client IP or /64, `user:<sub>` for MFA, or `server-caller`."
+                },
+                "failures": {
+                  "type": "integer",
+                  "minimum": 1
+                },
+                "locked_until": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "format": "date-time",
+                  "description": "Until when the requester waits; null when it may try again now."
+                }
+              }
+            }
+          }
+        }
+      },
+      "LockoutsCleared": {
+        "type": "object",
+        "required": [
+          "phone_number",
+          "cleared"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "phone_number": {
+            "type": "string"
+          },
+          "cleared": {
+            "type": "integer",
+            "minimum": 0
           }
         }
       }

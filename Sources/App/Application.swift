@@ -125,6 +125,7 @@ public final class Application: @unchecked Sendable {
             }
         }
         dependencies.fraudAdmin = FraudAdmin(store: store, clock: clock, policy: c.fraud)
+        dependencies.lockoutAdmin = (store as? any LimitLogAdminStore).map { LockoutAdmin(store: $0, clock: clock, limits: c.limits) }
         if !c.corsOrigins.isEmpty { dependencies.cors = CORSPolicy(origins: Set(c.corsOrigins)) }
         dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock)
         dependencies.metrics = metrics.registry

@@ -40,6 +40,8 @@ public enum CommandLineTool {
             return CeilingCommand.run(Array(args.dropFirst()), environment: environment)
         case "fraud":
             return fraud(Array(args.dropFirst()), environment: environment)
+        case "lockout":
+            return withConfiguration(environment) { c in try LockoutCommand.run(Array(args.dropFirst()), c) }
         case "backup":
             guard args.count == 2 else {
                 FileHandle.standardError.write(Data("usage: phone-verify backup FILE (a new file: a consistent copy of the SQLite database)\n".utf8))

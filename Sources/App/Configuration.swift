@@ -237,6 +237,9 @@ public struct Configuration: Sendable {
             do { limits = try limits.overridden(by: text) } catch { reader.problem("PHONE_VERIFY_LIMITS", "has \(error)") }
         }
         limits.prefixDigits = reader.int("PHONE_VERIFY_PREFIX_DIGITS", in: 1...15)
+        if let text = reader.string("PHONE_VERIFY_LOCKOUT_BACKOFF") {
+            do { limits.lockoutBackoff = try RateLimits.parseBackoff(text) } catch { reader.problem("PHONE_VERIFY_LOCKOUT_BACKOFF", "has \(error)") }
+        }
         if let onOff = reader.string("PHONE_VERIFY_FRAUD") {
             switch onOff.lowercased() {
             case "on", "true", "1": fraud.enabled = true

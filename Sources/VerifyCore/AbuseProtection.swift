@@ -22,22 +22,39 @@ public struct AbuseProtection: Sendable {
     /// Twilio-compatible API without `DeviceIp`): per-client-IP limits do not apply to it.
     public static let serverCaller = "server-caller"
 
-    /// The send subjects of one send to `phone` from `client`.
-    func sendSubjects(phone: String, client: String) -> [RateLimiter.Subject] {
-        var subjects: [RateLimiter.Subject] = [.init(.phoneSend, phone)]
+    /// Who asks, for the failed-check lockout: the signed-in user for MFA (`user`), else the
+    /// client (its IP or /64; a trusted server caller counts as one requester).
+    static func requester(client: String, user: String?) -> String {
+        if let user { return "user:" + user }
+        return client.isEmpty ? "unknown" : client
+    }
+
+    /// The lockout key of `requester`'s failed checks on `phone`.
+    func lockoutKey(phone: String, client: String, user: String?) -> String {
+        LockoutPolicy.key(phone: phone, requester: Self.requester(client: client, user: user))
+    }
+
+    /// The send subjects of one send to `phone` from `client` (and signed-in `user`, for MFA).
+    /// A step-up challenge to a user's own enrolled factor counts against that user's quota
+    /// instead of the number's and its block's: strangers using up the number's quota must not
+    /// block the owner's second factor (docs/ABUSE.md). A test number counts only against the
+    /// number's (or user's) quota: no SMS is sent, but each verification allows more guesses.
+    func sendSubjects(phone: String, client: String, user: String? = nil, stepUp: Bool = false, testNumber: Bool = false)
+        -> [RateLimiter.Subject]
+    {
+        var subjects: [RateLimiter.Subject] = []
+        if !stepUp { subjects.append(.init(.phoneSend, phone)) }
+        if let user { subjects.append(.init(.userSend, user)) }
+        if testNumber { return subjects }
         if client != Self.serverCaller { subjects.append(.init(.ipSend, client.isEmpty ? "unknown" : client)) }
-        subjects += [.init(.prefixSend, limiter.limits.prefix(of: phone)), .init(.globalSend, "all")]
+        if !stepUp { subjects.append(.init(.prefixSend, limiter.limits.prefix(of: phone))) }
+        subjects.append(.init(.globalSend, "all"))
         return subjects
     }
 
     /// The check subjects of one check from `client`.
     func checkSubjects(client: String) -> [RateLimiter.Subject] {
         client == Self.serverCaller ? [] : [.init(.ipCheck, client.isEmpty ? "unknown" : client)]
-    }
-
-    /// Rate-limit log keys a send to `phone` from `client` reads (lockout included).
-    func sendLimitKeys(phone: String, client: String) -> [String] {
-        limiter.keys(sendSubjects(phone: phone, client: client) + [RateLimiter.Subject(.phoneFailedCheck, phone)])
     }
 
     func fraudKeys(phone: String, region: String) -> [String] {

@@ -37,13 +37,14 @@ public struct RateLimiter: Sendable {
     /// Throws `rate_limited` when a rule is exhausted, naming the one that refuses longest (so
     /// Retry-After is when a request can pass every rule); otherwise returns what `record` will
     /// write.
-    /// `lockout`: a number whose failed-check lockout refuses too (it is judged with the rest, so
-    /// the longest refusal wins), without counting anything against it.
+    /// `lockout`: the key of a requester's failed checks on a number (`LockoutPolicy.key`) whose
+    /// backoff refuses too (judged with the rest, so the longest refusal wins), without counting
+    /// anything against it.
     public func admit(_ subjects: [Subject], now: Date, in tx: any StoreTransaction, lockout: String? = nil) throws -> Admission {
         let ms = Self.millis(now)
         var logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rule: LimitRule)] = []
-        var refusal: (scope: LimitScope, report: RateLimitReport)? = try lockout.flatMap { phone in
-            try lockoutRefusal(phone: phone, now: now, in: tx).map { (LimitScope.phoneFailedCheck, $0) }
+        var refusal: (scope: LimitScope, report: RateLimitReport)? = try lockout.flatMap { key in
+            try lockoutRefusal(key: key, now: now, in: tx).map { (LimitScope.phoneFailedCheck, $0) }
         }
         for subject in subjects {
             for rule in limits.rules(subject.scope) {
@@ -75,39 +76,23 @@ public struct RateLimiter: Sendable {
         return RateLimitReport.closest(reports)
     }
 
-    /// Throws `phone_lockout` when the number had too many failed checks within the window: for
-    /// one window from the failure that reached the limit (SPEC: "10 / day, then locked for the day").
-    public func requireNotLockedOut(phone: String, now: Date, in tx: any StoreTransaction) throws {
-        if let longest = try lockoutRefusal(phone: phone, now: now, in: tx) { throw Self.refusal(.phoneFailedCheck, longest) }
+    /// The lockout's refusal for a requester's key, if it must wait.
+    private func lockoutRefusal(key: String, now: Date, in tx: any StoreTransaction) throws -> RateLimitReport? {
+        guard let policy = limits.lockout else { return nil }
+        let status = policy.status(try tx.limitEvents(key: key), now: Self.millis(now))
+        guard status.isExhausted else { return nil }
+        return RateLimitReport(policy: Self.policyName(.phoneFailedCheck, policy.rule), status: status)
     }
 
-    /// The lockout rule that refuses longest, if any does.
-    private func lockoutRefusal(phone: String, now: Date, in tx: any StoreTransaction) throws -> RateLimitReport? {
-        var longest: RateLimitReport?
-        for rule in limits.rules(.phoneFailedCheck) {
-            let log = SlidingWindowLog(events: try tx.limitEvents(key: Subject(.phoneFailedCheck, phone).key(rule)))
-            let status = log.lockStatus(of: rule, now: Self.millis(now))
-            if status.isExhausted, status.resetSeconds > (longest?.status.resetSeconds ?? -1) {
-                longest = RateLimitReport(policy: Self.policyName(.phoneFailedCheck, rule), status: status)
-            }
-        }
-        return longest
-    }
-
-    /// Counts one failed check against the number; returns the lockout rule now closest to its
-    /// limit, so the answer warns before the number is locked.
+    /// Counts one failed check against a requester's key; returns where its lockout now stands,
+    /// so the answer warns before the requester has to wait.
     @discardableResult
-    public func recordFailedCheck(phone: String, now: Date, in tx: any StoreTransaction) throws -> RateLimitReport? {
-        var reports: [RateLimitReport] = []
-        for rule in limits.rules(.phoneFailedCheck) {
-            let key = Subject(.phoneFailedCheck, phone).key(rule)
-            var log = SlidingWindowLog(events: try tx.limitEvents(key: key))
-            log.record(Self.millis(now), rule: rule)
-            try tx.setLimitEvents(key: key, events: log.events, expiresAt: now.addingTimeInterval(TimeInterval(rule.window)))
-            reports.append(RateLimitReport(
-                policy: Self.policyName(.phoneFailedCheck, rule), status: log.lockStatus(of: rule, now: Self.millis(now))))
-        }
-        return RateLimitReport.closest(reports)
+    public func recordFailedCheck(key: String, now: Date, in tx: any StoreTransaction) throws -> RateLimitReport? {
+        guard let policy = limits.lockout else { return nil }
+        let ms = Self.millis(now)
+        let events = policy.recording(try tx.limitEvents(key: key), now: ms)
+        try tx.setLimitEvents(key: key, events: events, expiresAt: now.addingTimeInterval(TimeInterval(policy.window)))
+        return RateLimitReport(policy: Self.policyName(.phoneFailedCheck, policy.rule), status: policy.status(events, now: ms))
     }
 
     static func policyName(_ scope: LimitScope, _ rule: LimitRule) -> String {
@@ -120,7 +105,7 @@ public struct RateLimiter: Sendable {
         let message: String
         switch scope {
         case .phoneFailedCheck:
-            message = "too many incorrect codes for this phone number; try again later"
+            message = "too many incorrect codes for this phone number from this client; try again in \(max(1, report.status.resetSeconds)) s"
         default:
             message = "too many requests (\(scope.refusalScope) limit \(report.status.rule)); try again later"
         }

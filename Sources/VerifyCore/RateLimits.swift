@@ -19,6 +19,7 @@ public enum LimitScope: String, Sendable, CaseIterable {
     case prefixSend = "prefix_send"
     case globalSend = "global_send"
     case phoneFailedCheck = "phone_failed_check"
+    case userSend = "user_send"
 
     /// `details.scope` of a refusal.
     public var refusalScope: String {
@@ -28,16 +29,31 @@ public enum LimitScope: String, Sendable, CaseIterable {
         case .prefixSend: return "prefix"
         case .globalSend: return "global"
         case .phoneFailedCheck: return "phone_lockout"
+        case .userSend: return "user"
         }
     }
 }
 
-/// Every limit, as data (SPEC.md defaults). `PHONE_VERIFY_LIMITS` overrides scopes one by one.
+/// Every limit, as data (defaults in docs/ABUSE.md). `PHONE_VERIFY_LIMITS` overrides scopes one by one.
 public struct RateLimits: Sendable, Equatable {
     public var rules: [LimitScope: [LimitRule]]
     /// Leading digits of the E.164 number (without "+") that form a destination prefix;
     /// nil means "all but the last four digits" (the number's block of 10,000).
     public var prefixDigits: Int?
+    /// The failed-check lockout's wait: first and longest, in seconds (`PHONE_VERIFY_LOCKOUT_BACKOFF`).
+    public var lockoutBackoff: (initial: Int, max: Int) = (30, 300)
+
+    public static func == (a: RateLimits, b: RateLimits) -> Bool {
+        a.rules == b.rules && a.prefixDigits == b.prefixDigits && a.lockoutBackoff == b.lockoutBackoff
+    }
+
+    /// The failed-check lockout: `phone_failed_check=N/W` gives N free failures per number and
+    /// requester within W, then the backoff; nil when the scope is off.
+    public var lockout: LockoutPolicy? {
+        rules(.phoneFailedCheck).first.map {
+            LockoutPolicy(freeFailures: $0.quota, window: $0.window, initialBackoff: lockoutBackoff.initial, maxBackoff: lockoutBackoff.max)
+        }
+    }
 
     public static let defaults = RateLimits(
         rules: [
@@ -46,7 +62,8 @@ public struct RateLimits: Sendable, Equatable {
             .ipCheck: [LimitRule(quota: 100, window: 600)],
             .prefixSend: [LimitRule(quota: 50, window: 3600)],
             .globalSend: [LimitRule(quota: 1000, window: 60)],
-            .phoneFailedCheck: [LimitRule(quota: 10, window: 86_400)],
+            .phoneFailedCheck: [LimitRule(quota: 5, window: 86_400)],
+            .userSend: [LimitRule(quota: 10, window: 3600), LimitRule(quota: 30, window: 86_400)],
         ],
         prefixDigits: nil)
 
@@ -91,6 +108,9 @@ public struct RateLimits: Sendable, Equatable {
                 }
                 parsed.append(LimitRule(quota: quota, window: window))
             }
+            if scope == .phoneFailedCheck, parsed.count > 1 {
+                throw LimitSyntaxError(message: "phone_failed_check takes one N/window (free failures per number and requester before the backoff)")
+            }
             result.rules[scope] = parsed
         }
         return result
@@ -107,6 +127,17 @@ public struct RateLimits: Sendable, Equatable {
         }
         guard let n = Int(number), n > 0, n * unit <= 31 * 86_400 else { return nil }
         return n * unit
+    }
+
+    /// `PHONE_VERIFY_LOCKOUT_BACKOFF`: "FIRST,LONGEST" durations such as "30s,5m".
+    public static func parseBackoff(_ text: String) throws -> (initial: Int, max: Int) {
+        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let first = parseWindow(parts[0]), let longest = parseWindow(parts[1]), first <= longest,
+            longest <= 86_400
+        else {
+            throw LimitSyntaxError(message: "\"\(text)\": expected FIRST,LONGEST such as 30s,5m (FIRST ≤ LONGEST ≤ 1d)")
+        }
+        return (first, longest)
     }
 
     public static func formatWindow(_ seconds: Int) -> String {

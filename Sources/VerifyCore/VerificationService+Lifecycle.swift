@@ -60,16 +60,18 @@ extension VerificationService {
             v.lastSentAt = now
             v.expiresAt = now.addingTimeInterval(TimeInterval(service.policy.codeTTL))
             v.resendAvailableAt = now.addingTimeInterval(TimeInterval(service.policy.cooldown(afterSends: v.sends)))
-            var report: RateLimitReport?
-            // A number locked out by failed checks gets no new codes either, not even on a
-            // verification started before the lockout.
-            if testCode != nil { try protection.limiter.requireNotLockedOut(phone: v.phoneNumber, now: now, in: tx) }
+            // A requester waiting out its failed-check backoff gets no new codes for the number
+            // either, not even on a verification started before.
+            let user = v.purpose == .signIn ? nil : v.subject
+            let stepUp = v.purpose == .mfaStepUp
+            let subjects = protection.sendSubjects(
+                phone: v.phoneNumber, client: clientIP, user: user, stepUp: stepUp, testNumber: testCode != nil)
+            let admission = try protection.limiter.admit(
+                subjects, now: now, in: tx, lockout: protection.lockoutKey(phone: v.phoneNumber, client: clientIP, user: user))
+            let fraudKeys = protection.fraudKeys(phone: v.phoneNumber, region: v.region)
+            if testCode == nil, !stepUp { try protection.fraud.admit(keys: fraudKeys, now: now, in: tx) }
+            let report = try protection.limiter.record(admission, now: now, in: tx)
             if testCode == nil {
-                let admission = try protection.limiter.admit(
-                    protection.sendSubjects(phone: v.phoneNumber, client: clientIP), now: now, in: tx, lockout: v.phoneNumber)
-                let fraudKeys = protection.fraudKeys(phone: v.phoneNumber, region: v.region)
-                try protection.fraud.admit(keys: fraudKeys, now: now, in: tx)
-                report = try protection.limiter.record(admission, now: now, in: tx)
                 try protection.fraud.recordSend(keys: fraudKeys, now: now, in: tx)
                 try tx.supersedeQueuedMessages(verificationID: v.id, reason: "superseded by a resend", now: now)
                 try tx.enqueue(try service.outboxMessage(for: v, code: code, now: now, options: options))
@@ -84,7 +86,8 @@ extension VerificationService {
 
     /// Checks a code. The attempt is counted before the comparison, in the same transaction,
     /// so parallel guesses can never exceed the cap; a correct code is accepted once. Checks
-    /// count against the client's check limit; failures against the number's lockout.
+    /// count against the client's check limit; failures against the lockout of this requester
+    /// (the client, or the owner for MFA) on this number, never against the number as a whole.
     /// `owner` restricts the check to verifications that user started in that session (MFA); `onApproved`
     /// runs inside the approving transaction (e.g. storing a factor), and its error undoes it.
     public func check(
@@ -97,6 +100,8 @@ extension VerificationService {
         let reads = ReadSet(
             verifications: [id], limitKeys: protection.limiter.keys(protection.checkSubjects(client: clientIP)),
             factorSubjects: owner.map { [$0.subject] } ?? [])
+        // Wrong codes count against this requester only (the user for MFA, else the client).
+        let user = owner?.subject
         let (outcome, region) = try countingRefusals { try store.write(reading: reads) { tx -> (Result<ApprovedCheck, VerifyError>, String?) in
             // An owner's verification (MFA) is theirs only in the session that started it.
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose),
@@ -112,8 +117,8 @@ extension VerificationService {
             // A test number's approval is no conversion (nothing was sent): it must not lift the
             // fraud guard's verdict on its block or country.
             let isTestNumber = try protection.testNumbers.code(for: v.phoneNumber, now: now) != nil
-            let admission = try protection.limiter.admit(
-                protection.checkSubjects(client: clientIP), now: now, in: tx, lockout: v.phoneNumber)
+            let lockoutKey = protection.lockoutKey(phone: v.phoneNumber, client: clientIP, user: user)
+            let admission = try protection.limiter.admit(protection.checkSubjects(client: clientIP), now: now, in: tx, lockout: lockoutKey)
             let report = try protection.limiter.record(admission, now: now, in: tx)
             v.attempts += 1
             if hasher.matches(code: code, verificationID: v.id, expected: v.codeHash) {
@@ -128,7 +133,7 @@ extension VerificationService {
             }
             if v.attempts >= v.maxAttempts { v.storedStatus = .maxAttemptsReached }
             try tx.update(v)
-            let lockout = try protection.limiter.recordFailedCheck(phone: v.phoneNumber, now: now, in: tx)
+            let lockout = try protection.limiter.recordFailedCheck(key: lockoutKey, now: now, in: tx)
             return (.failure(VerifyError(
                 .incorrectCode, "the code is incorrect",
                 details: ["attempts_remaining": .int(Int64(v.attemptsRemaining))],

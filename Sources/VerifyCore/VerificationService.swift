@@ -9,8 +9,7 @@ public struct StartRequest: Sendable {
     public var purpose: Purpose
     public var subject: String?
     public var sessionID: String?
-    /// Client identity (IP) and its `Idempotency-Key`, scoping idempotent replays.
-    /// Client identity for limits and idempotency: its IP (IPv6: its /64).
+    /// Client identity for limits, the lockout and idempotency: its IP (IPv6: its /64).
     public var clientIP: String
     public var idempotencyKey: String?
     /// Per-send choices beyond the policy (code length, custom code, names in the text…).
@@ -141,33 +140,38 @@ public struct VerificationService: Sendable {
         let lease = message == nil ? nil : notifier.handOffLease(now: now)
         let fingerprint = [number.e164, request.channel, request.locale ?? "", request.purpose.rawValue,
                            request.subject ?? ""].joined(separator: "|")
-        let scopedKey = request.idempotencyKey.map { request.clientIP + "|" + $0 }
+        // An Idempotency-Key is scoped by client, purpose, user and number: another client (even
+        // behind the same IP) or another number never meets this request's record or its id.
+        let scopedKey = request.idempotencyKey.map {
+            [request.clientIP, request.purpose.rawValue, request.subject ?? "", number.e164, $0].joined(separator: "|")
+        }
         let notBefore = now.addingTimeInterval(-TimeInterval(policy.idempotencyWindow))
+        let user = request.purpose == .signIn ? nil : request.subject
+        let stepUp = request.purpose == .mfaStepUp
+        let subjects = protection.sendSubjects(
+            phone: number.e164, client: request.clientIP, user: user, stepUp: stepUp, testNumber: message == nil)
+        let lockoutKey = protection.lockoutKey(phone: number.e164, client: request.clientIP, user: user)
+        let fraudKeys = protection.fraudKeys(phone: number.e164, region: number.region)
         let reads = ReadSet(
-            limitKeys: protection.sendLimitKeys(phone: number.e164, client: request.clientIP),
-            fraudKeys: protection.fraudKeys(phone: number.e164, region: number.region),
+            limitKeys: protection.limiter.keys(subjects) + [lockoutKey],
+            fraudKeys: message == nil ? [] : fraudKeys,
             fraudSince: protection.fraud.countsSince(now),
             idempotencyKeys: scopedKey.map { [$0] } ?? [])
         let outcome = try countingRefusals { try store.write(reading: reads) { tx -> StartOutcome in
             if let scopedKey, let record = try tx.idempotencyRecord(key: scopedKey, notBefore: notBefore) {
                 guard record.fingerprint == fingerprint else {
-                    throw VerifyError(
-                        .idempotencyKeyReused, "this Idempotency-Key was used for a different request",
-                        details: ["verification_id": .string(record.verificationID)])
+                    throw VerifyError(.idempotencyKeyReused, "this Idempotency-Key was used for a different request")
                 }
                 return StartOutcome(verification: record.snapshot, replayed: true, rateLimit: nil)
             }
-            var report: RateLimitReport?
+            let admission = try protection.limiter.admit(subjects, now: now, in: tx, lockout: lockoutKey)
+            // A step-up challenge goes to a factor the user proved to hold: the pumping guard
+            // judges strangers' destinations, not it (its sends and approvals are still counted).
+            if message != nil, !stepUp { try protection.fraud.admit(keys: fraudKeys, now: now, in: tx) }
+            let report = try protection.limiter.record(admission, now: now, in: tx)
             if let message {
-                let admission = try protection.limiter.admit(
-                    protection.sendSubjects(phone: number.e164, client: request.clientIP), now: now, in: tx, lockout: number.e164)
-                let fraudKeys = protection.fraudKeys(phone: number.e164, region: number.region)
-                try protection.fraud.admit(keys: fraudKeys, now: now, in: tx)
-                report = try protection.limiter.record(admission, now: now, in: tx)
                 try protection.fraud.recordSend(keys: fraudKeys, now: now, in: tx)
                 try tx.enqueue(message, lease: lease)
-            } else {
-                try protection.limiter.requireNotLockedOut(phone: number.e164, now: now, in: tx)
             }
             try tx.insert(verification)
             try onStarted?(verification, tx)

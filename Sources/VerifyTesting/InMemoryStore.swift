@@ -231,3 +231,20 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         return true
     }
 }
+
+extension InMemoryStore: LimitLogAdminStore {
+    public func limitLogs(prefix: String) throws -> [LimitLogRow] {
+        try read { reader in (reader as! Transaction).state.limits.filter { $0.key.hasPrefix(prefix) } }
+            .sorted { $0.key < $1.key }.map { LimitLogRow(key: $0.key, events: $0.value) }
+    }
+
+    public func deleteLimitLogs(prefix: String) throws -> Int {
+        try write { tx in
+            let state = (tx as! Transaction)
+            let keys = state.state.limits.keys.filter { $0.hasPrefix(prefix) }
+            for key in keys { state.state.limits[key] = nil }
+            return keys.count
+        }
+    }
+}
+

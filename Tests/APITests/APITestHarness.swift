@@ -24,6 +24,7 @@ struct APITestHarness {
             readiness: { if !ready { throw VerifyError(.unavailable, "store down") } },
             devMessages: dev ? inbox : nil, clientIP: ClientIPResolver(trustedProxies: trustedProxies))
         dependencies.fraudAdmin = FraudAdmin(store: t.store, clock: t.clock, policy: protection.fraud.policy)
+        dependencies.lockoutAdmin = LockoutAdmin(store: t.store, clock: t.clock, limits: protection.limiter.limits)
         dependencies.authorizeAdmin = { $0 == adminKey }
         dependencies.mfa = MFAService(
             verifications: t.service, store: t.store, clock: t.clock, random: t.random,

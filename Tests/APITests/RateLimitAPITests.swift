@@ -112,3 +112,37 @@ import VerifyTesting
         #expect(paused.headers["RateLimit"]?.hasPrefix(#""fraud_country";r=0;t="#) == true)
     }
 }
+
+/// `/v1/admin/lockouts` over the in-process API (docs/ABUSE.md, "Failed checks").
+@Suite struct LockoutAPITests {
+    let h = APITestHarness(
+        protection: AbuseProtection(limits: try! RateLimits.defaults.overridden(by: "phone_failed_check=1/1d")),
+        trustedProxies: [CIDR("127.0.0.1/32")!], adminKey: "admin-key-0123456789")
+
+    @Test func operatorsListAndLiftAStrangersLockout() throws {
+        let stranger = [("X-Forwarded-For", "203.0.113.9")]
+        let started = h.call("POST", "/v1/verifications", json: #"{"phone_number":"+15555550123"}"#, headers: stranger)
+        let id = started.json["id"]?.stringValue ?? ""
+        let wrong = try h.t.lastCode(for: id) == "000000" ? "111111" : "000000"
+        #expect(h.call("POST", "/v1/verifications/\(id)/check", json: "{\"code\":\"\(wrong)\"}", headers: stranger).status == 422)
+        let waiting = h.call("POST", "/v1/verifications/\(id)/check", json: "{\"code\":\"\(wrong)\"}", headers: stranger)
+        #expect(waiting.status == 429 && waiting.headers["Retry-After"] == "30")
+        #expect(waiting.json["error"]?["details"]?["scope"] == "phone_lockout")
+        // The owner, elsewhere, is not refused.
+        let owner = [("X-Forwarded-For", "198.51.100.7")]
+        #expect(h.call("POST", "/v1/verifications", json: #"{"phone_number":"+15555550123"}"#, headers: owner).status == 201)
+
+        let admin = [("Authorization", "Bearer admin-key-0123456789")]
+        #expect(h.call("GET", "/v1/admin/lockouts").status == 401)
+        let listed = h.call("GET", "/v1/admin/lockouts", headers: admin, query: ["phone_number": "+15555550123"])
+        #expect(listed.status == 200)
+        #expect(listed.json["lockouts"].map { if case .array(let a) = $0 { a.count } else { 0 } } == 1)
+        let lockout = listed.json["lockouts"].flatMap { if case .array(let a) = $0 { a.first } else { nil } }
+        #expect(lockout?["phone_number"] == "+15555550123" && lockout?["requester"] == "203.0.113.9" && lockout?["failures"] == 1)
+        #expect(lockout?["locked_until"] == .string(RFC3339.format(h.t.clock.now().addingTimeInterval(30))))
+        #expect(h.call("DELETE", "/v1/admin/lockouts/15555550123", headers: admin).errorCode == "invalid_phone_number")
+        let cleared = h.call("DELETE", "/v1/admin/lockouts/%2B15555550123", headers: admin)
+        #expect(cleared.json["phone_number"] == "+15555550123" && cleared.json["cleared"] == 1)
+        #expect(h.call("POST", "/v1/verifications/\(id)/check", json: "{\"code\":\"\(try h.t.lastCode(for: id))\"}", headers: stranger).status == 200)
+    }
+}

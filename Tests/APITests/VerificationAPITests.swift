@@ -104,9 +104,14 @@ import VerifyTesting
         #expect(first.json == second.json)
         #expect(second.headers["Idempotent-Replayed"] == "true")
         #expect(h.t.store.messages.count == 1)
-        let reused = h.call("POST", "/v1/verifications", json: #"{"phone_number":"+15555550124"}"#, headers: [("Idempotency-Key", "abc")])
+        // Another number with the same key is another request: it never sees the first one's id.
+        let another = h.call("POST", "/v1/verifications", json: #"{"phone_number":"+15555550124"}"#, headers: [("Idempotency-Key", "abc")])
+        #expect(another.status == 201 && another.json["id"] != first.json["id"])
+        let reused = h.call(
+            "POST", "/v1/verifications", json: #"{"phone_number":"+15555550123","locale":"fr"}"#, headers: [("Idempotency-Key", "abc")])
         #expect(reused.status == 422)
         #expect(reused.errorCode == "idempotency_key_reused")
+        #expect(reused.json["error"]?["details"]?["verification_id"] == nil)
     }
 
     @Test func phoneErrors() {

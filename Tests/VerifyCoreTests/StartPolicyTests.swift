@@ -67,11 +67,18 @@ import VerifyTesting
         other.clientIP = "10.0.0.2"
         #expect(try t.service.start(other).replayed == false)
 
-        // Same key, different request: refused.
+        // Same key for another number: another request, never the first one's record or id.
+        var otherNumber = request
+        otherNumber.phoneNumber = "+15555550124"
+        let started = try t.service.start(otherNumber)
+        #expect(!started.replayed && started.verification.id != first.verification.id)
+
+        // Same key and number, different request: refused, naming nothing of the first.
         var changed = request
-        changed.phoneNumber = "+15555550124"
+        changed.locale = "fr"
         let error = #expect(throws: VerifyError.self) { try t.service.start(changed) }
         #expect(error?.code == .idempotencyKeyReused)
+        #expect(error?.details.isEmpty == true)
 
         // After 24 h the key is forgotten.
         t.clock.advance(86_400)

@@ -1,0 +1,25 @@
+import Foundation
+import Postgres
+import VerifyCore
+
+/// Operators' access to rate-limit logs by key prefix (failed-check lockouts), shared by every replica.
+extension PostgresStore: LimitLogAdminStore {
+    public func limitLogs(prefix: String) throws -> [LimitLogRow] {
+        try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                try trip {
+                    try connection.query("SELECT key, events FROM limit_logs WHERE starts_with(key, $1) ORDER BY key", [.text(prefix)])
+                }
+                .map { row in LimitLogRow(key: try PostgresRows.string(row, "key"), events: EventCoding.decode(row.bytes("events") ?? [])) }
+            }
+        }
+    }
+
+    public func deleteLimitLogs(prefix: String) throws -> Int {
+        try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                try trip { try connection.run("DELETE FROM limit_logs WHERE starts_with(key, $1)", [.text(prefix)]) }
+            }
+        }
+    }
+}

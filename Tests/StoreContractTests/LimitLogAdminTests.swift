@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+import VerifyCore
+
+/// Operators' access to rate-limit logs by key prefix (the failed-check lockouts): every store
+/// lists and deletes exactly the logs whose key starts with the prefix.
+@Suite struct LimitLogAdminTests {
+    @Test(arguments: StoreKind.allCases)
+    func logsAreListedAndDeletedByPrefix(kind: StoreKind) throws {
+        let made = try kind.make()
+        let store = try #require(made as? any LimitLogAdminStore)
+        let keys = [
+            LockoutPolicy.key(phone: "+15555550123", requester: "203.0.113.9"),
+            LockoutPolicy.key(phone: "+15555550123", requester: "user:alice|x"),
+            LockoutPolicy.key(phone: "+155555501234", requester: "2001:db8::/64"),
+            "phone_send|3600|+15555550123",
+        ]
+        try made.write { tx in
+            for (i, key) in keys.enumerated() {
+                try tx.setLimitEvents(key: key, events: [1_000 + Int64(i), 2_000], expiresAt: t0.addingTimeInterval(86_400))
+            }
+        }
+        let number = try store.limitLogs(prefix: LockoutPolicy.keyPrefix(phone: "+15555550123"))
+        #expect(number.map(\.key) == Array(keys[0...1]))
+        #expect(number.first?.events == [1_000, 2_000])
+        #expect(try store.limitLogs(prefix: LockoutPolicy.allKeysPrefix).count == 3)
+        // A prefix is literal: LIKE wildcards in it match nothing else.
+        #expect(try store.limitLogs(prefix: "failed_check|%").isEmpty)
+        #expect(try store.deleteLimitLogs(prefix: LockoutPolicy.keyPrefix(phone: "+15555550123")) == 2)
+        #expect(try store.limitLogs(prefix: LockoutPolicy.allKeysPrefix).map(\.key) == [keys[2]])
+        #expect(try made.read { try $0.limitEvents(key: keys[3]) } == [1_003, 2_000])
+    }
+}
