@@ -2330,6 +2330,21 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "description": "The path is not an E.164 number (`invalid_phone_number`, `details.reason`: `not_a_number`).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
           "401": {
             "$ref": "#/components/responses/Unauthenticated"
           },

@@ -297,7 +297,9 @@ def test_verification_flows_match_the_spec(live):
     first = call("POST", "/v1/verifications", 201, body={"phone_number": "+447400123005"}, headers=key)
     replay = call("POST", "/v1/verifications", 201, body={"phone_number": "+447400123005"}, headers=key)
     assert header(replay, "Idempotent-Replayed") == "true" and replay.json()["id"] == first.json()["id"]
-    call("POST", "/v1/verifications", 422, body={"phone_number": "+447400123006"}, headers=key)
+    call("POST", "/v1/verifications", 422, body={"phone_number": "+447400123005", "locale": "fr"}, headers=key)
+    # The same key for another number is another request (docs/API.md, idempotency).
+    assert call("POST", "/v1/verifications", 201, body={"phone_number": "+447400123006"}, headers=key).json()["id"] != first.json()["id"]
 
     # Bad input.
     call("POST", "/v1/verifications", 400, body={"phone_number": "12"})
