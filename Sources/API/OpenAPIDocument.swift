@@ -4599,7 +4599,8 @@ public enum OpenAPIDocument {
                   "enum": [
                     "sign_in",
                     "mfa_enroll",
-                    "mfa_step_up"
+                    "mfa_step_up",
+                    "twilio_compat"
                   ]
                 },
                 "gateway": {

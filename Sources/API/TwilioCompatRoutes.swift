@@ -105,6 +105,7 @@ struct TwilioCompatRoutes: Sendable {
     func createService(_ request: HTTPRequest, _ account: String, _ compat: TwilioCompatService) throws -> HTTPResponse {
         let form = try Form(request)
         guard let name = try form.string("FriendlyName", maxLength: 32) else { throw TwilioCompatError.missing("FriendlyName") }
+        try Self.requireCustomCodeConsent(form, account, compat)
         var settings = compat.defaultSettings(friendlyName: name)
         try Self.apply(form, to: &settings)
         let service = try compat.createService(accountSID: account, settings: settings)
@@ -114,6 +115,7 @@ struct TwilioCompatRoutes: Sendable {
     func updateService(_ request: HTTPRequest, _ context: RouteContext, _ account: String, _ compat: TwilioCompatService) throws -> HTTPResponse {
         let form = try Form(request)
         let existing = try Self.service(context, "Sid", account, compat)
+        try Self.requireCustomCodeConsent(form, account, compat)
         // The form's fields change the settings read in the update's own transaction (rather than
         // overwriting them with this request's copy), so concurrent updates of different fields
         // all land. Applied once here first, so a bad field is refused before anything is written.
@@ -125,6 +127,13 @@ struct TwilioCompatRoutes: Sendable {
         try change(&scratch)
         let service = try compat.updateService(sid: existing.sid, accountSID: account, change)
         return JSONResponse.make(200, TwilioCompatJSON.service(service, base: dependencies.baseURL))
+    }
+
+    /// `CustomCodeEnabled=true` is refused for an account the operator has not allowed custom
+    /// codes (even on a service that has them on from before), so the tenant learns it at once
+    /// rather than at its first start.
+    static func requireCustomCodeConsent(_ form: Form, _ account: String, _ compat: TwilioCompatService) throws {
+        if try form.bool("CustomCodeEnabled") == true { try compat.requireCustomCodes(accountSID: account, parameter: "CustomCodeEnabled") }
     }
 
     /// The optional settings of a create or update.

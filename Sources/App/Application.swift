@@ -143,7 +143,9 @@ public final class Application: @unchecked Sendable {
                 logger.warning("the Twilio-compatible API is not available with this store; /v2 answers 501", [("database", opened.description)])
             }
             dependencies.twilioCompat = TwilioCompatDependencies(
-                credentials: credentials, service: compatStore.map { TwilioCompatService(verifications: service, store: $0) },
+                credentials: credentials, service: compatStore.map {
+                    TwilioCompatService(verifications: service, store: $0, customCodeAccounts: c.twilioCompatCustomCodeAccounts)
+                },
                 baseURL: publicURL)
         }
         dependencies.authorizeAdmin = { presented in

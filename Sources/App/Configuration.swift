@@ -51,6 +51,8 @@ public struct Configuration: Sendable {
     public var adminAPIKeys: [String] = []
     /// Credentials of the Twilio-compatible API; nil: its endpoints are off.
     public var twilioCompatCredentials: TwilioCompatCredentials?
+    /// Accounts of the Twilio-compatible API allowed custom codes; empty: none.
+    public var twilioCompatCustomCodeAccounts: Set<String> = []
     public var publicURL: String?
     public var twilio: TwilioSettings?
     public var vonage: VonageSettings?
@@ -266,19 +268,7 @@ public struct Configuration: Sendable {
         if adminAPIKeys.contains(where: { $0.utf8.count < 16 }) {
             reader.problem("PHONE_VERIFY_ADMIN_API_KEYS", "entries must be at least 16 characters")
         }
-        if let text = reader.string("PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS") {
-            do {
-                let credentials = try TwilioCompatCredentials(parsing: text)
-                twilioCompatCredentials = credentials
-                if mode == .production, !credentials.weakEntries(shorterThan: 16).isEmpty {
-                    reader.problem(
-                        "PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS",
-                        "secrets must be at least 16 characters in production mode (weak: \(credentials.weakEntries(shorterThan: 16).joined(separator: ", ")))")
-                }
-            } catch {
-                reader.problem("PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS", "\(error)")
-            }
-        }
+        readTwilioCompat(&reader)
         if mode == .production { checkProduction(&reader) }
         unknownVariables = values.keys.filter { Settings.named($0) == nil }.sorted()
         if !reader.problems.isEmpty { throw ConfigurationError(problems: reader.problems) }

@@ -49,6 +49,7 @@ public enum Settings {
         Setting("PHONE_VERIFY_TEST_NUMBERS", "(none)", "fixed-code test numbers, +E164:CODE,… (no SMS; only the number's phone_send quota and the check limits apply)"),
         Setting("PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT", "(none)", "RFC 3339 instant after which test numbers are refused; required in production when test numbers are set"),
         Setting("PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS", "(none: /v2 endpoints off)", "Twilio Verify v2-compatible API (/v2/Services…) credentials for HTTP Basic auth: ACxxx:auth_token and SKxxx:secret@ACxxx pairs, comma-separated (docs/TWILIO_COMPAT.md)", secret: true),
+        Setting("PHONE_VERIFY_TWILIO_COMPAT_CUSTOM_CODE_ACCOUNTS", "(none)", "account SIDs (AC…) of PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS whose services may use CustomCode, comma-separated; a custom code is chosen by the caller, so allow only accounts you trust with any number (docs/TWILIO_COMPAT.md)"),
         Setting("PHONE_VERIFY_ADMIN_API_KEYS", "(none)", "comma-separated server-to-server keys for /v1/admin/… and /v1/credentials/introspect (Authorization: Bearer KEY)", secret: true),
         Setting("PHONE_VERIFY_GATEWAYS", "console", "ordered failover list of SMS gateways: console, twilio, vonage, webhook"),
         Setting("PHONE_VERIFY_PUBLIC_URL", "the issuer", "public base URL vendors call back (status callbacks, delivery receipts)"),

@@ -175,6 +175,14 @@ enum PostgresSchema {
                 SELECT kid FROM signing_keys WHERE status = 'active' ORDER BY created_at DESC, kid DESC LIMIT 1);
             CREATE UNIQUE INDEX signing_keys_one_active ON signing_keys (status) WHERE status = 'active';
             """),
+        // As SQLite's: verifications started through the Twilio-compatible API (and their outbox
+        // rows) were labelled sign_in, so the native routes reached them.
+        PostgresMigration(version: 10, name: "Twilio-compatible verifications have their own purpose", sql: """
+            UPDATE verifications SET purpose = 'twilio_compat'
+            WHERE purpose = 'sign_in' AND id IN (SELECT verification_id FROM twilio_verifications);
+            UPDATE outbox SET purpose = 'twilio_compat'
+            WHERE purpose = 'sign_in' AND verification_id IN (SELECT verification_id FROM twilio_verifications);
+            """),
     ]
 
     /// Unique constraints whose violation means "a concurrent transaction inserted the same key

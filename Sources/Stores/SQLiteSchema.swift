@@ -153,5 +153,14 @@ enum SQLiteSchema {
                 SELECT kid FROM signing_keys WHERE status = 'active' ORDER BY created_at DESC, kid DESC LIMIT 1);
             CREATE UNIQUE INDEX signing_keys_one_active ON signing_keys (status) WHERE status = 'active';
             """),
+        // Verifications started through the Twilio-compatible API were labelled sign_in, so the
+        // native routes (and their credentials) reached them; they are twilio_compat now. Their
+        // outbox rows carry the purpose too (the gateways and the dev inbox show it).
+        Migration(version: 10, name: "Twilio-compatible verifications have their own purpose", sql: """
+            UPDATE verifications SET purpose = 'twilio_compat'
+            WHERE purpose = 'sign_in' AND id IN (SELECT verification_id FROM twilio_verifications);
+            UPDATE outbox SET purpose = 'twilio_compat'
+            WHERE purpose = 'sign_in' AND verification_id IN (SELECT verification_id FROM twilio_verifications);
+            """),
     ]
 }

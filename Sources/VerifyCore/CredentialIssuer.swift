@@ -60,9 +60,13 @@ public struct CredentialIssuer: Sendable {
         _ = try keys.currentSigner()
     }
 
-    /// First-factor credential: `sub` is `tel:+E164`, `amr` ["sms"], `acr` "aal1".
+    /// First-factor credential: `sub` is `tel:+E164`, `amr` ["sms"], `acr` "aal1". Only for a
+    /// sign-in verification: one started through the Twilio-compatible API may carry a code its
+    /// caller chose for a number it does not hold, so it must never prove the number (defence in
+    /// depth: the native routes do not reach those verifications either).
     public func firstFactor(for verification: Verification, at now: Date) throws -> Credential {
-        try issue(
+        guard verification.purpose == .signIn else { throw Self.refused(verification) }
+        return try issue(
             subject: "tel:" + verification.phoneNumber, verification: verification, now: now,
             amr: ["sms"], acr: "aal1", sessionID: nil)
     }
@@ -70,11 +74,16 @@ public struct CredentialIssuer: Sendable {
     /// Step-up credential: the primary session's `sub` and `sid`, its `amr` plus "sms" and "mfa"
     /// (RFC 8176), `acr` "aal2", and a fresh `auth_time`.
     public func stepUp(for principal: Principal, verification: Verification, at now: Date) throws -> Credential {
+        guard verification.purpose != .twilioCompat else { throw Self.refused(verification) }
         var amr = principal.authenticationMethods
         for method in ["sms", "mfa"] where !amr.contains(method) { amr.append(method) }
         return try issue(
             subject: principal.subject, verification: verification, now: now, amr: amr, acr: "aal2",
             sessionID: principal.sessionID)
+    }
+
+    static func refused(_ verification: Verification) -> VerifyError {
+        VerifyError(.forbidden, "no credential is issued for a \(verification.purpose.rawValue) verification")
     }
 
     /// Builds and signs a credential with the common claims.

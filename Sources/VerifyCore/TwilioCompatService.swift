@@ -58,84 +58,16 @@ public struct CompatCheckResult: Sendable, Equatable {
 public struct TwilioCompatService: Sendable {
     public let verifications: VerificationService
     let store: any TwilioCompatStore
+    /// Accounts the operator allows custom codes (`PHONE_VERIFY_TWILIO_COMPAT_CUSTOM_CODE_ACCOUNTS`).
+    let customCodeAccounts: Set<String>
 
-    public init(verifications: VerificationService, store: any TwilioCompatStore) {
+    public init(verifications: VerificationService, store: any TwilioCompatStore, customCodeAccounts: Set<String> = []) {
         self.verifications = verifications
         self.store = store
+        self.customCodeAccounts = customCodeAccounts
     }
 
     var clock: any Clock { verifications.clock }
-
-    // MARK: Services
-
-    /// Settings of a new service: the policy's code length until told otherwise.
-    public func defaultSettings(friendlyName: String) -> CompatServiceSettings {
-        CompatServiceSettings(friendlyName: friendlyName, codeLength: verifications.policy.codeLength)
-    }
-
-    public func createService(accountSID: String, settings: CompatServiceSettings) throws -> CompatService {
-        try Self.validate(settings)
-        let now = clock.now()
-        let service = CompatService(
-            sid: verifications.random.identifier(prefix: "VA"), accountSID: accountSID, settings: settings, createdAt: now,
-            updatedAt: now)
-        try store.compatWrite { tx in try tx.saveCompatService(service) }
-        return service
-    }
-
-    /// The account's service, or `not_found` (another account's services do not exist for it).
-    public func service(sid: String, accountSID: String) throws -> CompatService {
-        let found = try store.compatRead { try $0.compatService(sid: sid) }
-        guard let found, found.accountSID == accountSID else { throw Self.serviceNotFound }
-        return found
-    }
-
-    /// One page of the account's services, and whether another page follows.
-    public func services(accountSID: String, page: Int, pageSize: Int) throws -> (services: [CompatService], more: Bool) {
-        let (offset, overflow) = page.multipliedReportingOverflow(by: pageSize)
-        guard !overflow else { return ([], false) }
-        let rows = try store.compatRead { try $0.compatServices(accountSID: accountSID, offset: offset, limit: pageSize + 1) }
-        return (Array(rows.prefix(pageSize)), rows.count > pageSize)
-    }
-
-    public func updateService(
-        sid: String, accountSID: String, _ change: @escaping @Sendable (inout CompatServiceSettings) throws -> Void
-    ) throws -> CompatService {
-        let now = clock.now()
-        return try store.compatWrite { tx -> CompatService in
-            guard var service = try tx.compatService(sid: sid), service.accountSID == accountSID else { throw Self.serviceNotFound }
-            try change(&service.settings)
-            try Self.validate(service.settings)
-            service.updatedAt = now
-            try tx.saveCompatService(service)
-            return service
-        }
-    }
-
-    /// Deletes a service; its pending verifications are canceled (their codes stop working).
-    public func deleteService(sid: String, accountSID: String) throws {
-        let now = clock.now()
-        let canceled = try store.compatWrite { tx -> [String] in
-            guard let service = try tx.compatService(sid: sid), service.accountSID == accountSID else { throw Self.serviceNotFound }
-            var canceled: [String] = []
-            for id in try tx.compatPendingVerificationIDs(serviceSID: sid) {
-                guard var v = try tx.verification(id: id), v.storedStatus == .pending else { continue }
-                v.storedStatus = .canceled
-                try tx.update(v)
-                try tx.supersedeQueuedMessages(verificationID: id, reason: "verification service deleted", now: now)
-                canceled.append(id)
-            }
-            try tx.deleteCompatService(sid: sid)
-            return canceled
-        }
-        for id in canceled { verifications.notifier.messagesSuperseded(verificationID: id) }
-    }
-
-    static func validate(_ settings: CompatServiceSettings) throws {
-        guard CodeGenerator.allowedLengths.contains(settings.codeLength) else {
-            throw invalid("CodeLength", "must be an integer from 4 to 10")
-        }
-    }
 
     // MARK: Verifications
 
@@ -144,6 +76,7 @@ public struct TwilioCompatService: Sendable {
     /// working; the sixth send is refused with `max_sends_reached`).
     public func send(_ request: CompatSendRequest, service: CompatService) throws -> CompatVerificationView {
         let settings = service.settings
+        if request.customCode != nil { try requireCustomCodes(accountSID: service.accountSID, parameter: "CustomCode") }
         if request.customCode != nil && !settings.customCodeEnabled {
             throw Self.invalid("CustomCode", "custom codes are not enabled for this service (CustomCodeEnabled)")
         }
@@ -159,7 +92,7 @@ public struct TwilioCompatService: Sendable {
             if let id = try store.compatRead({ try $0.compatLatestVerificationID(serviceSID: service.sid, to: to) }) {
                 do {
                     let outcome = try verifications.resend(
-                        id: id, clientIP: request.clientIP, options: options, ignoringCooldown: true)
+                        id: id, clientIP: request.clientIP, purposes: Self.purposes, options: options, ignoringCooldown: true)
                     return try view(id: outcome.verification.id, service: service)
                 } catch let error as VerifyError where [.expired, .alreadyUsed, .maxAttemptsReached, .notFound].contains(error.code) {
                     // That verification is over: start a new one.
@@ -170,12 +103,15 @@ public struct TwilioCompatService: Sendable {
                 let accountSID = service.accountSID
                 let now = clock.now()
                 let outcome = try verifications.start(
-                    StartRequest(phoneNumber: request.to, locale: request.locale, clientIP: request.clientIP, options: options)
+                    StartRequest(
+                        phoneNumber: request.to, locale: request.locale, purpose: .twilioCompat, clientIP: request.clientIP,
+                        options: options)
                 ) { verification, tx in
                     let compat = try Self.compatTransaction(tx)
                     // Another request started one for this number meanwhile: send through that one instead.
                     if let other = try compat.compatLatestVerificationID(serviceSID: serviceSID, to: verification.phoneNumber),
-                        let existing = try compat.verification(id: other), Self.isUsable(existing, now: now)
+                        let existing = try compat.verification(id: other), Self.purposes.contains(existing.purpose),
+                        Self.isUsable(existing, now: now)
                     {
                         throw Raced()
                     }
@@ -217,7 +153,8 @@ public struct TwilioCompatService: Sendable {
     public func setStatus(id: String, approved: Bool, service: CompatService) throws -> CompatVerificationView {
         _ = try verification(id: id, service: service)
         do {
-            let v = approved ? try verifications.approve(id: id) : try verifications.cancel(id: id)
+            let v = approved
+                ? try verifications.approve(id: id, purposes: Self.purposes) : try verifications.cancel(id: id, purposes: Self.purposes)
             return try view(id: v.id, service: service, updatedAt: clock.now())
         } catch let error as VerifyError where [.expired, .alreadyUsed, .notFound].contains(error.code) {
             throw Self.verificationNotFound
@@ -234,7 +171,7 @@ public struct TwilioCompatService: Sendable {
         case .pending, .maxAttemptsReached: break
         }
         do {
-            let checked = try verifications.check(id: id, code: code, clientIP: clientIP)
+            let checked = try verifications.check(id: id, code: code, clientIP: clientIP, purposes: Self.purposes)
             return CompatCheckResult(view: try view(id: checked.verification.id, service: service), valid: true)
         } catch let error as VerifyError {
             switch error.code {
@@ -257,7 +194,7 @@ public struct TwilioCompatService: Sendable {
         let serviceSID = service.sid
         let found = try store.compatRead { reader -> CompatVerificationView? in
             guard let link = try reader.compatLink(verificationID: id), link.serviceSID == serviceSID,
-                let v = try reader.verification(id: id)
+                let v = try reader.verification(id: id), Self.purposes.contains(v.purpose)
             else { return nil }
             let updated = max(v.lastSentAt, v.approvedAt ?? v.createdAt)
             return CompatVerificationView(
@@ -287,6 +224,10 @@ public struct TwilioCompatService: Sendable {
     }
 
     struct Raced: Error {}
+
+    /// The only verifications this API starts and reaches: never native (`sign_in`) or MFA ones,
+    /// and the native routes never reach these (docs/TWILIO_COMPAT.md).
+    static let purposes: Set<Purpose> = [.twilioCompat]
 
     /// `invalid_request` naming a Twilio parameter.
     public static func invalid(_ parameter: String, _ reason: String) -> VerifyError {

@@ -5,6 +5,9 @@ public enum Purpose: String, Sendable, Codable, CaseIterable {
     case signIn = "sign_in"
     case mfaEnroll = "mfa_enroll"
     case mfaStepUp = "mfa_step_up"
+    /// Started through the Twilio-compatible API (`/v2`): its caller may choose the code (custom
+    /// codes) and the number, so it never yields a credential and the native routes never see it.
+    case twilioCompat = "twilio_compat"
 }
 
 /// Lifecycle of a verification. `expired` is never stored: it is derived from `expiresAt`.

@@ -31,6 +31,7 @@ extension VerificationService {
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
                 throw VerifyError.notFound(id)
             }
+            if options.customCode != nil { try Self.requireCustomCodeAllowed(v.purpose) }
             try Self.requireUsable(v, now: now)
             guard v.sends < v.maxSends else {
                 let rest = Self.remainingLifetime(v, now: now)
@@ -183,7 +184,8 @@ extension VerificationService {
     /// Approves a checked verification and issues its first-factor credential.
     public func checkAndIssue(id: String, code: String, clientIP: String = "") throws -> ApprovedCheck {
         try issuer.requireSigner()
-        let checked = try check(id: id, code: code, clientIP: clientIP)
+        // Sign-in verifications only: never a Twilio-compatible one (its code may be the caller's choice).
+        let checked = try check(id: id, code: code, clientIP: clientIP, purposes: [.signIn])
         return ApprovedCheck(
             verification: checked.verification, credential: try issuer.firstFactor(for: checked.verification, at: clock.now()),
             rateLimit: checked.rateLimit)
@@ -207,6 +209,15 @@ extension VerificationService {
         }
         if changed { notifier.messagesSuperseded(verificationID: canceled.id) }
         return canceled
+    }
+
+    /// A caller-chosen code proves nothing about the number, so only the Twilio-compatible API's
+    /// verifications (which never yield a credential) may carry one.
+    static func requireCustomCodeAllowed(_ purpose: Purpose) throws {
+        guard purpose == .twilioCompat else {
+            throw VerifyError(
+                .invalidRequest, "custom_code is only for verifications of the Twilio-compatible API", details: ["field": "custom_code"])
+        }
     }
 
     /// Throws unless the verification still accepts sends and checks.

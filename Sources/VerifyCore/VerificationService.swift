@@ -118,6 +118,7 @@ public struct VerificationService: Sendable {
         var testE164 = protection.testNumbers.match(request.phoneNumber)
         let options = request.options
         try options.validate()
+        if options.customCode != nil { try Self.requireCustomCodeAllowed(request.purpose) }
         let number = try testE164.map { try testNumber($0, now: now) } ?? options.vet(vet(request.phoneNumber, defaultRegion: request.defaultRegion))
         // A test number written another way ("(415) 555-0199" with a default region, "tel:…"):
         // the parsed number decides, as it does for resends and checks, so no real SMS goes to it.

@@ -89,14 +89,17 @@ import VerifyTesting
         #expect(ok["status"] == "approved" && ok["valid"] == .bool(true))
     }
 
-    @Test func nativeAndCompatibleCallsSeeTheSameVerification() throws {
+    /// The lifecycle reaches a compat verification under its own purpose only (the native routes
+    /// do not: TwilioCompatSeparationTests).
+    @Test func theLifecycleSeesACompatVerificationUnderItsOwnPurpose() throws {
         let h = H()
         let service = h.createService()
         let sid = try #require(h.send(service)["sid"]?.stringValue)
-        let native = try h.t.service.get(id: "ver_" + sid.dropFirst(2))
+        let native = try h.t.service.get(id: "ver_" + sid.dropFirst(2), purposes: [.twilioCompat])
         #expect(native.status == .pending)
         #expect(native.verification.phoneNumber == "+15555550123")
-        _ = try h.t.service.cancel(id: native.verification.id)
+        #expect(native.verification.purpose == .twilioCompat)
+        _ = try h.t.service.cancel(id: native.verification.id, purposes: [.twilioCompat])
         #expect(h.call("GET", "/v2/Services/\(service)/Verifications/\(sid)").code == 20404)
     }
 
@@ -120,7 +123,7 @@ import VerifyTesting
         let v2 = try #require(other.send(s2)["sid"]?.stringValue)
         let short = other.call("POST", "/v2/Services/\(s2)/VerificationCheck", form: [("VerificationSid", v2), ("Code", "1234")])
         #expect(short.status == 200 && short["valid"] == .bool(false))
-        #expect(try other.t.service.get(id: "ver_" + v2.dropFirst(2)).verification.attempts == 0)
+        #expect(try other.t.service.get(id: "ver_" + v2.dropFirst(2), purposes: [.twilioCompat]).verification.attempts == 0)
     }
 
     @Test func expiredVerificationsAreNotFoundAndARepeatStartsANewOne() throws {
@@ -148,7 +151,7 @@ import VerifyTesting
         let approved = h.call("POST", "/v2/Services/\(service)/Verifications/\(sid)", form: [("Status", "approved")])
         #expect(approved.status == 200)
         #expect(approved["status"] == "approved" && approved["valid"] == .bool(true))
-        #expect(try h.t.service.get(id: "ver_" + sid.dropFirst(2)).status == .approved)
+        #expect(try h.t.service.get(id: "ver_" + sid.dropFirst(2), purposes: [.twilioCompat]).status == .approved)
         let again = h.call("POST", "/v2/Services/\(service)/Verifications/\(sid)", form: [("Status", "canceled")])
         #expect(again.code == 20404)
         // By number, as Twilio allows.

@@ -17,8 +17,12 @@ struct TwilioCompatHarness {
     let logs = CapturingLogHandler()
 
     /// `compat: false`: credentials unset (endpoints off); `store: false`: a store without the records (501);
-    /// `compatStore`: another store for the compatible API's records.
-    init(compat: Bool = true, store: Bool = true, protection: AbuseProtection = .off, compatStore: (any TwilioCompatStore)? = nil) {
+    /// `compatStore`: another store for the compatible API's records; `customCodeAccounts`: the
+    /// accounts the operator allows custom codes (by default `account`, not `other`).
+    init(
+        compat: Bool = true, store: Bool = true, protection: AbuseProtection = .off, compatStore: (any TwilioCompatStore)? = nil,
+        customCodeAccounts: Set<String> = [account]
+    ) {
         t = TestService(protection: protection)
         var dependencies = APIDependencies(
             service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
@@ -27,7 +31,9 @@ struct TwilioCompatHarness {
             let credentials = try! TwilioCompatCredentials(parsing: "\(Self.account):\(Self.token),\(Self.other):\(Self.otherToken)")
             dependencies.twilioCompat = TwilioCompatDependencies(
                 credentials: credentials,
-                service: store ? TwilioCompatService(verifications: t.service, store: compatStore ?? t.store) : nil,
+                service: store
+                    ? TwilioCompatService(verifications: t.service, store: compatStore ?? t.store, customCodeAccounts: customCodeAccounts)
+                    : nil,
                 baseURL: "https://verify.example.com/")
         }
         api = APIResponder(dependencies)
@@ -72,6 +78,17 @@ struct TwilioCompatHarness {
 
     func send(_ service: String, to: String = "+15555550123", extra: [(String, String)] = []) -> Reply {
         call("POST", "/v2/Services/\(service)/Verifications", form: [("To", to), ("Channel", "sms")] + extra)
+    }
+
+    /// A native `/v1` call with a JSON body (no Twilio credentials).
+    @discardableResult
+    func native(_ method: String, _ path: String, json: String? = nil) -> Reply {
+        var headers = HTTPHeaders()
+        if json != nil { headers.set("Content-Type", "application/json") }
+        let response = api.respond(to: HTTPRequest(
+            method: method, path: path, query: [:], headers: headers, body: Array((json ?? "").utf8), remoteAddress: "10.0.0.2"))
+        let bytes = response.bodyBytes
+        return Reply(status: response.status, headers: response.headers, json: bytes.isEmpty ? .null : ((try? JSONValue.parse(bytes)) ?? .null))
     }
 
     func code(_ sid: String) throws -> String { try t.lastCode(for: "ver_" + sid.dropFirst(2)) }

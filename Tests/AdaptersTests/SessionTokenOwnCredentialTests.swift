@@ -154,7 +154,9 @@ import VerifyTesting
         expectRejected(verifier, credential.token, "token expired")
 
         // A first-factor credential (same issuer, audience and key) is not a step-up credential.
-        let firstFactor = try issuer.firstFactor(for: verification, at: clock.now())
+        var signIn = verification
+        signIn.purpose = .signIn  // first-factor credentials are issued for sign-in verifications only
+        let firstFactor = try issuer.firstFactor(for: signIn, at: clock.now())
         expectRejected(verifier, firstFactor.token, "not a step-up credential")
     }
 }

@@ -35,4 +35,22 @@ import Testing
         }
         #expect(error?.problems.contains { $0.contains("PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS") && $0.contains("16") } == true)
     }
+
+    /// Custom codes are off for every account unless the operator lists it; a listed account must
+    /// be one of the credentials' (a typo would otherwise silently allow nobody).
+    @Test func customCodeAccountsAreNoneByDefaultAndMustBeKnown() throws {
+        let credentials = "\(Self.account):token-0123456789abcdef"
+        #expect(try Configuration.load(environment: ["PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS": credentials]).twilioCompatCustomCodeAccounts.isEmpty)
+        let allowed = try Configuration.load(environment: [
+            "PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS": credentials, "PHONE_VERIFY_TWILIO_COMPAT_CUSTOM_CODE_ACCOUNTS": " \(Self.account) ",
+        ])
+        #expect(allowed.twilioCompatCustomCodeAccounts == [Self.account])
+        let unknown = "AC" + String(repeating: "1", count: 32)
+        let error = #expect(throws: ConfigurationError.self) {
+            try Configuration.load(environment: [
+                "PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS": credentials, "PHONE_VERIFY_TWILIO_COMPAT_CUSTOM_CODE_ACCOUNTS": unknown,
+            ])
+        }
+        #expect(error?.problems.contains { $0.contains("PHONE_VERIFY_TWILIO_COMPAT_CUSTOM_CODE_ACCOUNTS") && $0.contains(unknown) } == true)
+    }
 }

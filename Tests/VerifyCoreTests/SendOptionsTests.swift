@@ -16,10 +16,12 @@ import VerifyTesting
         #expect(payload.body.hasPrefix("Your Acme code is \(code)."))
         #expect(payload.body.hasSuffix("\n\nFA+9qCX9VSu"))
 
-        let custom = try t.service.start(StartRequest(phoneNumber: "+15555550124", options: SendOptions(customCode: "0042"))).verification
+        // Custom codes are for the Twilio-compatible API's verifications only.
+        let custom = try t.service.start(
+            StartRequest(phoneNumber: "+15555550124", purpose: .twilioCompat, options: SendOptions(customCode: "0042"))).verification
         #expect(try t.lastCode(for: custom.id) == "0042")
         #expect(custom.codeLength == 4)
-        #expect(try t.service.check(id: custom.id, code: "0042").verification.storedStatus == .approved)
+        #expect(try t.service.check(id: custom.id, code: "0042", purposes: [.twilioCompat]).verification.storedStatus == .approved)
     }
 
     @Test func invalidOptionsAreRefusedBeforeAnythingHappens() {
@@ -44,16 +46,18 @@ import VerifyTesting
 
     @Test func resendCanSkipTheCooldownAndKeepsTheVerificationsCodeLength() throws {
         let t = TestService(protection: .off)
-        let v = try t.service.start(StartRequest(phoneNumber: "+15555550123", options: SendOptions(codeLength: 8))).verification
-        let early = #expect(throws: VerifyError.self) { try t.service.resend(id: v.id) }
+        let compat: Set<Purpose> = [.twilioCompat]
+        let v = try t.service.start(
+            StartRequest(phoneNumber: "+15555550123", purpose: .twilioCompat, options: SendOptions(codeLength: 8))).verification
+        let early = #expect(throws: VerifyError.self) { try t.service.resend(id: v.id, purposes: compat) }
         #expect(early?.code == .resendTooSoon)
-        let again = try t.service.resend(id: v.id, ignoringCooldown: true).verification
+        let again = try t.service.resend(id: v.id, purposes: compat, ignoringCooldown: true).verification
         #expect(again.sends == 2)
         #expect(again.codeLength == 8)
         #expect(try t.lastCode(for: v.id).count == 8)
-        let custom = try t.service.resend(id: v.id, options: SendOptions(customCode: "12345"), ignoringCooldown: true).verification
+        let custom = try t.service.resend(id: v.id, purposes: compat, options: SendOptions(customCode: "12345"), ignoringCooldown: true).verification
         #expect(custom.codeLength == 5)
-        #expect(try t.service.check(id: v.id, code: "12345").verification.storedStatus == .approved)
+        #expect(try t.service.check(id: v.id, code: "12345", purposes: compat).verification.storedStatus == .approved)
     }
 
     @Test func onStartedRunsInTheTransactionAndItsErrorUndoesTheStart() throws {

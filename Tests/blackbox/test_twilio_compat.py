@@ -126,6 +126,8 @@ def compat_server():
         "PHONE_VERIFY_FRAUD": "off",
         "PHONE_VERIFY_LIMITS": "prefix_send=off",
         "PHONE_VERIFY_ALLOWED_LINE_TYPES": "mobile,fixed_line_or_mobile,fixed_line",
+        # The operator allows custom codes to ACCOUNT only; OTHER_ACCOUNT is refused them.
+        "PHONE_VERIFY_TWILIO_COMPAT_CUSTOM_CODE_ACCOUNTS": ACCOUNT,
     }
     with tempfile.TemporaryDirectory(prefix="phone-verify-twilio-") as data_dir:
         server = Server(data_dir, env).start()
@@ -263,10 +265,9 @@ def test_verification_start_check_and_native_view(compat_server, client):
     jsonschema.validate(http.last_json(), ERROR_SCHEMA)
     expect_error(lambda: checks.create(to=phone, code=code), 404, 20404)
 
-    # The native API sees the same verification.
+    # The native API does not see it: /v1 and /v2 verifications are separate.
     status, _, native = compat_server.request("GET", "/v1/verifications/ver_" + verification.sid[2:])
-    assert status == 200, native
-    assert (native["status"], native["phone_number"], native["code_length"]) == ("approved", phone, 8)
+    assert status == 404, native
 
 
 def test_repeat_send_returns_same_verification_with_a_new_code(compat_server, client):
@@ -408,8 +409,38 @@ def test_deleting_a_service_cancels_its_pending_verifications(compat_server, cli
     verification = client.verify.v2.services(service.sid).verifications.create(to=phone, channel="sms")
     code_for(compat_server, verification.sid, phone)
     assert client.verify.v2.services(service.sid).delete() is True
-    status, _, native = compat_server.request("GET", "/v1/verifications/ver_" + verification.sid[2:])
-    assert (status, native["status"]) == (200, "canceled")
+    expect_error(lambda: client.verify.v2.services(service.sid).verifications(verification.sid).fetch(), 404, 20404)
+    status, _, _ = compat_server.request("GET", "/v1/verifications/ver_" + verification.sid[2:])
+    assert status == 404
+
+
+def test_a_custom_code_never_becomes_a_native_credential(compat_server, client):
+    """The attack: a tenant chooses the code for a number it does not hold, then checks it through
+    the native API to get a first-factor credential. /v2 verifications do not exist for /v1."""
+    service = new_service(client, custom_code_enabled=True)
+    phone = next_number()
+    verification = client.verify.v2.services(service.sid).verifications.create(to=phone, channel="sms", custom_code="424242")
+    native_id = "ver_" + verification.sid[2:]
+    status, _, body = compat_server.request("POST", f"/v1/verifications/{native_id}/check", {"code": "424242"})
+    assert status == 404, body
+    assert body["error"]["code"] == "not_found" and "credential" not in body
+    status, _, body = compat_server.request("GET", f"/v1/verifications/{native_id}")
+    assert status == 404, body
+    for method, path in (("POST", f"/v1/verifications/{native_id}/resend"), ("DELETE", f"/v1/verifications/{native_id}")):
+        status, _, body = compat_server.request(method, path)
+        assert status == 404, (method, path, body)
+    # Still pending for its own API, where the code works (and yields no credential).
+    checked = client.verify.v2.services(service.sid).verification_checks.create(verification_sid=verification.sid, code="424242")
+    assert (checked.status, checked.valid) == ("approved", True)
+
+
+def test_custom_codes_are_the_operators_decision_per_account(compat_server):
+    other = sdk(compat_server, OTHER_ACCOUNT, OTHER_TOKEN)
+    expect_error(lambda: new_service(other, custom_code_enabled=True), 400, 60200, "CustomCodeEnabled")
+    service = new_service(other)
+    expect_error(lambda: other.verify.v2.services(service.sid).update(custom_code_enabled=True), 400, 60200, "CustomCodeEnabled")
+    expect_error(lambda: other.verify.v2.services(service.sid).verifications.create(
+        to=next_number(), channel="sms", custom_code="424242"), 400, 60200, "CustomCode")
 
 
 def test_native_rate_limits_surface_as_twilio_429s(data_dir):
@@ -467,6 +498,7 @@ def test_main_flows_on_the_postgres_store():
         env = {
             "PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS": CREDENTIALS,
             "PHONE_VERIFY_DATABASE_URL": url(name),
+            "PHONE_VERIFY_TWILIO_COMPAT_CUSTOM_CODE_ACCOUNTS": ACCOUNT,
             "PHONE_VERIFY_FRAUD": "off",
             "PHONE_VERIFY_LIMITS": "prefix_send=off",
             "PHONE_VERIFY_ALLOWED_LINE_TYPES": "mobile,fixed_line_or_mobile,fixed_line",
@@ -478,7 +510,8 @@ def test_main_flows_on_the_postgres_store():
                              test_repeat_send_returns_same_verification_with_a_new_code, test_sixth_check_is_60202,
                              test_status_updates_cancel_and_approve, test_custom_code_and_custom_friendly_name,
                              test_unknown_resources_and_other_accounts_are_20404,
-                             test_deleting_a_service_cancels_its_pending_verifications):
+                             test_deleting_a_service_cancels_its_pending_verifications,
+                             test_a_custom_code_never_becomes_a_native_credential):
                     flow(server, sdk(server))
                 test_bad_credentials_are_401_20003(server)
                 # The native API works as usual on the same server.
