@@ -43,6 +43,42 @@ struct Form {
         return value
     }
 
+    /// A name that goes into the SMS text (`FriendlyName`, `CustomFriendlyName`): a `string` of at
+    /// most 32 code points that, as Twilio's published rule for a Verify service's name says,
+    /// holds no link and at most 4 digits, so a tenant cannot put a phone number or a URL to call
+    /// or visit in front of a real code ("Your Bank: call +1 900 555 0199 code is …").
+    func friendlyName(_ name: String) throws -> String? {
+        guard let value = try string(name, maxLength: 32) else { return nil }
+        if Self.digitCount(value) > 4 {
+            throw TwilioCompatError.invalid(name, "must not contain a phone number or more than 4 digits")
+        }
+        if Self.containsLink(value) {
+            throw TwilioCompatError.invalid(name, "must not contain a link, web address or e-mail address")
+        }
+        return value
+    }
+
+    /// Digits of any script (fullwidth and Arabic-Indic digits dial as well as ASCII ones).
+    static func digitCount(_ text: String) -> Int {
+        text.unicodeScalars.filter { $0.properties.numericType == .decimal || $0.properties.numericType == .digit }.count
+    }
+
+    /// A scheme (`https://`), `www.`, or a host name's dot: a dot (ASCII, fullwidth or
+    /// ideographic) between a letter or digit and two letters ("acme.com", "bit.ly", "a@b.io").
+    /// Abbreviations keep working: "Acme Inc.", "St. Louis", "A.B. Corp".
+    static func containsLink(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        if lower.contains("://") || lower.contains("www.") { return true }
+        let scalars = Array(lower.unicodeScalars)
+        let dots: Set<UInt32> = [0x2E, 0xFF0E, 0x3002, 0xFF61]
+        for (i, scalar) in scalars.enumerated() where dots.contains(scalar.value) && i > 0 && i + 2 < scalars.count {
+            let before = scalars[i - 1].properties
+            guard before.isAlphabetic || before.numericType != nil else { continue }
+            if scalars[i + 1].properties.isAlphabetic && scalars[i + 2].properties.isAlphabetic { return true }
+        }
+        return false
+    }
+
     func bool(_ name: String) throws -> Bool? {
         guard let value = fields[name] else { return nil }
         switch value.lowercased() {

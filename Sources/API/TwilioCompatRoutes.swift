@@ -104,7 +104,7 @@ struct TwilioCompatRoutes: Sendable {
 
     func createService(_ request: HTTPRequest, _ account: String, _ compat: TwilioCompatService) throws -> HTTPResponse {
         let form = try Form(request)
-        guard let name = try form.string("FriendlyName", maxLength: 32) else { throw TwilioCompatError.missing("FriendlyName") }
+        guard let name = try form.friendlyName("FriendlyName") else { throw TwilioCompatError.missing("FriendlyName") }
         try Self.requireCustomCodeConsent(form, account, compat)
         var settings = compat.defaultSettings(friendlyName: name)
         try Self.apply(form, to: &settings)
@@ -120,7 +120,7 @@ struct TwilioCompatRoutes: Sendable {
         // overwriting them with this request's copy), so concurrent updates of different fields
         // all land. Applied once here first, so a bad field is refused before anything is written.
         let change: @Sendable (inout CompatServiceSettings) throws -> Void = { settings in
-            if let name = try form.string("FriendlyName", maxLength: 32) { settings.friendlyName = name }
+            if let name = try form.friendlyName("FriendlyName") { settings.friendlyName = name }
             try Self.apply(form, to: &settings)
         }
         var scratch = existing.settings
@@ -205,7 +205,7 @@ struct TwilioCompatRoutes: Sendable {
         if let locale, !locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
             throw TwilioCompatError.invalid("Locale", "must be a language tag such as en or pt-BR")
         }
-        let friendlyName = try form.string("CustomFriendlyName", maxLength: 32)
+        let friendlyName = try form.friendlyName("CustomFriendlyName")
         let customCode = try form.string("CustomCode", maxLength: 10)
         if let customCode, !SendOptions.isCode(customCode) { throw TwilioCompatError.invalid("CustomCode", "must be 4 to 10 digits") }
         let appHash = try form.string("AppHash", maxLength: 11)

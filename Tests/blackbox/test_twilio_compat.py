@@ -443,6 +443,14 @@ def test_custom_codes_are_the_operators_decision_per_account(compat_server):
         to=next_number(), channel="sms", custom_code="424242"), 400, 60200, "CustomCode")
 
 
+def test_friendly_names_with_links_or_numbers_are_refused(compat_server, client):
+    for name in ("Call +1 900 555 0199", "https://evil.example", "evil.example"):
+        expect_error(lambda: new_service(client, friendly_name=name), 400, 60200, "FriendlyName")
+    service = new_service(client, friendly_name="Acme 2024")
+    expect_error(lambda: client.verify.v2.services(service.sid).verifications.create(
+        to=next_number(), channel="sms", custom_friendly_name="bank.example/login"), 400, 60200, "CustomFriendlyName")
+
+
 def test_native_rate_limits_surface_as_twilio_429s(data_dir):
     env = {"PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS": CREDENTIALS, "PHONE_VERIFY_LIMITS": "phone_send=2/1h"}
     server = Server(data_dir, env).start()
