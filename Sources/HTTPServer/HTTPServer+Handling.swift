@@ -50,6 +50,15 @@ extension HTTPServer {
             headerDeadlines.headComplete(connection)
             let state = RequestState()
             requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+            if ConnectionReader.header("Transfer-Encoding", of: connection) != nil,
+               ConnectionReader.header("Content-Length", of: connection) != nil {
+                // RFC 9112 §6.3: ambiguous framing (a request-smuggling precondition: a proxy may
+                // frame by the other header). Refused before any body is read, and the
+                // connection is closed because where the next request starts is unknown.
+                state.responded = true
+                state.discarding = true
+                return send(ResponseWriter.ambiguousFraming(), on: connection, close: true)
+            }
             if let length = ConnectionReader.header("Content-Length", of: connection),
                let announced = UInt64(length.trimmingASCIISpaces()), announced > UInt64(limit) {
                 state.tooLarge = true
@@ -63,6 +72,7 @@ extension HTTPServer {
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0  // consumed, or deliberately dropped
+            if state.discarding { return .YES }
             if state.tooLarge {
                 // MHD 0.9.75 refuses to queue a response before the whole body has been read,
                 // so the rest of an oversized chunked body is read and dropped, then answered
@@ -107,8 +117,8 @@ extension HTTPServer {
             ?? ResponseWriter.payloadTooLarge(limit: limit)
     }
 
-    private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
-        let close = draining.load(ordering: .relaxed)
+    private func send(_ response: HTTPResponse, on connection: OpaquePointer, close: Bool = false) -> MHD_Result {
+        let close = close || draining.load(ordering: .relaxed)
         return ResponseWriter.queue(response, on: connection, server: self, closeConnection: close)
             ? .YES : .NO
     }

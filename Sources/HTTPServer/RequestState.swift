@@ -9,6 +9,8 @@ final class RequestState {
     var tooLarge = false
     /// Bytes of an oversized body read and dropped so far.
     var discardedBytes = 0
+    /// The request was refused on its head: body bytes are dropped as they come.
+    var discarding = false
     /// A response has been queued; later calls only drop upload data.
     var responded = false
 }

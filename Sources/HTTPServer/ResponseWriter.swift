@@ -7,11 +7,22 @@ import HTTPTypes
 enum ResponseWriter {
     /// The fixed 413 answer for bodies over the limit; the responder is never called for it.
     static func payloadTooLarge(limit: Int) -> HTTPResponse {
-        let json = #"{"error":{"code":"payload_too_large","message":"request body exceeds \#(limit) bytes","details":{}}}"#
-        // Answered before any responder runs, so it makes its own request id (every response has one).
+        serverError(413, #"{"error":{"code":"payload_too_large","message":"request body exceeds \#(limit) bytes","details":{}}}"#)
+    }
+
+    /// The fixed 400 answer for a head with both `Content-Length` and `Transfer-Encoding`.
+    static func ambiguousFraming() -> HTTPResponse {
+        serverError(
+            400,
+            #"{"error":{"code":"invalid_request","message":"a request must not carry both Content-Length and Transfer-Encoding","details":{}}}"#)
+    }
+
+    /// A JSON error in the API's shape, answered before any responder runs, so it makes its own
+    /// request id (every response has one).
+    private static func serverError(_ status: Int, _ json: String) -> HTTPResponse {
         let id = "req_" + String(UInt64.random(in: 0...UInt64.max), radix: 16) + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         return HTTPResponse(
-            status: 413,
+            status: status,
             headers: ["Content-Type": "application/json; charset=utf-8", "X-Request-Id": id],
             body: Array(json.utf8)
         )

@@ -1,0 +1,43 @@
+import HTTPServer
+import HTTPTypes
+import Testing
+
+/// Request framing that two parties could read differently is refused: a request carrying both
+/// `Content-Length` and `Transfer-Encoding` is how request smuggling starts (a proxy in front
+/// honours one header, the server the other). RFC 9112 §6.3 lets the server treat it as an
+/// error; it must then close the connection, since the next request's start is unknown.
+@Suite("HTTPServer request framing")
+struct FramingTests {
+    @Test func contentLengthWithTransferEncodingGets400AndTheConnectionCloses() throws {
+        let calls = Counter()
+        let responder = ClosureResponder { _ in calls.increment(); return HTTPResponse(status: 200) }
+        try withServer(responder: responder) { server in
+            let connection = try RawHTTPConnection(port: server.port)
+            // The chunked body ends after "abc"; a reader trusting Content-Length would take the
+            // smuggled request as part of this body (or the other way round).
+            let response = try connection.exchange(
+                "POST /v1/verifications HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 30\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "3\r\nabc\r\n0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(response.status == 400)
+            #expect(response.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(response.text.hasPrefix(#"{"error":{"code":"invalid_request","#))
+            #expect(response.header("X-Request-Id")?.hasPrefix("req_") == true)
+            #expect(connection.waitForClose())
+            #expect(calls.count == 0)
+        }
+    }
+
+    /// Either header alone is ordinary framing and keeps the connection.
+    @Test func eitherHeaderAloneIsServedOnAKeptConnection() throws {
+        let responder = ClosureResponder { request in HTTPResponse(status: 200, body: Array("\(request.body.count)".utf8)) }
+        try withServer(responder: responder) { server in
+            let connection = try RawHTTPConnection(port: server.port)
+            let chunked = try connection.exchange(
+                "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n")
+            #expect(chunked.status == 200 && chunked.text == "3")
+            let sized = try connection.exchange("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nab")
+            #expect(sized.status == 200 && sized.text == "2")
+        }
+    }
+}
