@@ -32,7 +32,7 @@ enum ConfigCheckCommand {
         for setting in Settings.all {
             let value: JSONValue
             if let given = values[setting.name] {
-                value = setting.secret ? .string("(set, redacted)") : .string(given)
+                value = .string(setting.mask.display(given))
             } else {
                 value = .string("default: " + setting.defaultValue)
             }

@@ -5,12 +5,15 @@ public struct Setting: Sendable {
     public let defaultValue: String
     public let help: String
     public let secret: Bool
+    /// How `config check` shows the value (secrets: not at all).
+    public let mask: SettingMask
 
-    init(_ name: String, _ defaultValue: String, _ help: String, secret: Bool = false) {
+    init(_ name: String, _ defaultValue: String, _ help: String, secret: Bool = false, mask: SettingMask = .urlCredentials) {
         self.name = name
         self.defaultValue = defaultValue
         self.help = help
         self.secret = secret
+        self.mask = secret ? .secret : mask
     }
 }
 
@@ -46,7 +49,7 @@ public enum Settings {
         Setting("PHONE_VERIFY_FRAUD_MIN_SENDS", "50", "sends to a prefix or country in the window before its conversion is judged"),
         Setting("PHONE_VERIFY_FRAUD_MIN_CONVERSION", "0.2", "approved ÷ sent below which sends to a prefix or country are refused (suspected_fraud)"),
         Setting("PHONE_VERIFY_FRAUD_WINDOW", "3600", "seconds of history the fraud guard judges"),
-        Setting("PHONE_VERIFY_TEST_NUMBERS", "(none)", "fixed-code test numbers, +E164:CODE,… (no SMS; only the number's phone_send quota and the check limits apply)"),
+        Setting("PHONE_VERIFY_TEST_NUMBERS", "(none)", "fixed-code test numbers, +E164:CODE,… (no SMS; only the number's phone_send quota and the check limits apply)", mask: .testNumberCodes),
         Setting("PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT", "(none)", "RFC 3339 instant after which test numbers are refused; required in production when test numbers are set"),
         Setting("PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS", "(none: /v2 endpoints off)", "Twilio Verify v2-compatible API (/v2/Services…) credentials for HTTP Basic auth: ACxxx:auth_token and SKxxx:secret@ACxxx pairs, comma-separated (docs/TWILIO_COMPAT.md)", secret: true),
         Setting("PHONE_VERIFY_TWILIO_COMPAT_CUSTOM_CODE_ACCOUNTS", "(none)", "account SIDs (AC…) of PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS whose services may use CustomCode, comma-separated; a custom code is chosen by the caller, so allow only accounts you trust with any number (docs/TWILIO_COMPAT.md)"),

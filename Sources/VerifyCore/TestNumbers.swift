@@ -23,7 +23,9 @@ public struct TestNumbers: Sendable, Equatable {
                 number.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }),
                 CodeGenerator.allowedLengths.contains(parts[1].count), parts[1].allSatisfy({ $0.isASCII && $0.isNumber })
             else {
-                throw LimitSyntaxError(message: "\"\(item)\": expected +E164:CODE with a 4–10 digit code")
+                // The entry's code is left out: error messages reach logs and `config check`.
+                let number = item.split(separator: ":").first.map { "\"\($0.trimmingCharacters(in: .whitespaces)):…\"" } ?? "an entry"
+                throw LimitSyntaxError(message: "\(number): expected +E164:CODE with a 4–10 digit code")
             }
             codes[number] = parts[1]
         }

@@ -230,3 +230,22 @@ def test_backup_copies_the_database_while_the_service_runs(data_dir):
         assert status == 200 and seen["status"] == "pending"
     finally:
         again.stop()
+
+
+def test_config_check_masks_test_codes_and_credentials_in_urls(data_dir):
+    env = {"PHONE_VERIFY_TEST_NUMBERS": "+15555550100:123456,+15555550101:654321",
+           "PHONE_VERIFY_AUTH_CORE_JWKS_URL": "https://jwks-user:jwks-pass@auth.example.test/jwks.json",
+           "PHONE_VERIFY_TWILIO_BASE_URL": "https://twilio-token@twilio.example.test/base",
+           "PHONE_VERIFY_PUBLIC_URL": "https://verify.example.test/cb"}
+    checked = run(["config", "check"], data_dir, env)
+    assert checked.returncode == 0, checked.stdout
+    for secret in ["123456", "654321", "jwks-pass", "jwks-user", "twilio-token"]:
+        assert secret not in checked.stdout, secret
+    settings = json.loads(checked.stdout)["settings"]
+    assert settings["PHONE_VERIFY_TEST_NUMBERS"] == "+15555550100:(redacted),+15555550101:(redacted)"
+    assert settings["PHONE_VERIFY_AUTH_CORE_JWKS_URL"] == "https://(redacted)@auth.example.test/jwks.json"
+    assert settings["PHONE_VERIFY_TWILIO_BASE_URL"] == "https://(redacted)@twilio.example.test/base"
+    assert settings["PHONE_VERIFY_PUBLIC_URL"] == "https://verify.example.test/cb"
+    # A malformed entry is reported without its code.
+    bad = run(["config", "check"], data_dir, {"PHONE_VERIFY_TEST_NUMBERS": "+15555550100:12345678901"})
+    assert bad.returncode == 78 and "12345678901" not in bad.stdout
