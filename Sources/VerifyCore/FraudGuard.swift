@@ -64,14 +64,42 @@ public struct FraudGuard: Sendable {
         for key in keys {
             switch try tx.fraudOverride(key: key) {
             case .allow: continue
-            case .block: throw refusal(key, reason: "blocked by an operator")
+            case .block:
+                // A block lasts until an operator clears it: no instant can be promised, so the
+                // client is told to look again after one window (docs/ABUSE.md).
+                throw refusal(key, reason: "blocked by an operator", retryAfter: policy.window)
             case nil:
-                let counts = try tx.fraudCounts(key: key, since: since)
-                if counts.sent >= policy.minSends && Double(counts.approved) < policy.minConversion * Double(counts.sent) {
-                    throw refusal(key, reason: "too few codes to this destination are confirmed")
+                if isRefused(try tx.fraudCounts(key: key, since: since)) {
+                    throw refusal(
+                        key, reason: "too few codes to this destination are confirmed",
+                        retryAfter: try pauseSeconds(key: key, now: now, in: tx))
                 }
             }
         }
+    }
+
+    func isRefused(_ counts: (sent: Int, approved: Int)) -> Bool {
+        counts.sent >= policy.minSends && Double(counts.approved) < policy.minConversion * Double(counts.sent)
+    }
+
+    /// Seconds until `key` is admitted again if nothing new happens (no approvals of codes
+    /// already sent; no sends, since they are refused): its buckets leave the window oldest
+    /// first, a bucket starting at `b` counting up to and including `b + window`, and what
+    /// remains is judged after each. A pause therefore lasts up to a whole window, not a bucket.
+    /// Reads at most window ÷ bucket + 1 sums, only on a refusal (PostgreSQL answers them from
+    /// the counters it prefetched).
+    func pauseSeconds(key: String, now: Date, in tx: any StoreReader) throws -> Int {
+        let size = Double(policy.bucket)
+        let window = Double(policy.window)
+        let nowSeconds = now.timeIntervalSince1970
+        var leaving = ((nowSeconds - window) / size).rounded(.up) * size  // oldest bucket counted now
+        let current = bucket(now).timeIntervalSince1970
+        while leaving <= current {
+            let remaining = try tx.fraudCounts(key: key, since: Date(timeIntervalSince1970: leaving + size))
+            if !isRefused(remaining) { return max(1, Int((leaving + window - nowSeconds).rounded(.down)) + 1) }
+            leaving += size
+        }
+        return policy.window  // not reached: once the current bucket leaves, nothing remains
     }
 
     public func recordSend(keys: [String], now: Date, in tx: any StoreTransaction) throws {
@@ -89,15 +117,16 @@ public struct FraudGuard: Sendable {
         return Date(timeIntervalSince1970: (now.timeIntervalSince1970 / size).rounded(.down) * size)
     }
 
-    func refusal(_ key: String, reason: String) -> VerifyError {
+    func refusal(_ key: String, reason: String, retryAfter: Int) -> VerifyError {
         let kind = key.hasPrefix("country:") ? "country" : "prefix"
-        // Not a quota: a pause, reported as a policy with no sends left until the next bucket.
+        // Not a quota: a pause over the guard's window, reported as a policy with no sends left
+        // until the pause ends.
         let pause = RateLimitReport(
             policy: "fraud_" + kind,
-            status: LimitStatus(rule: LimitRule(quota: 0, window: policy.bucket), remaining: 0, resetSeconds: policy.bucket))
+            status: LimitStatus(rule: LimitRule(quota: 0, window: policy.window), remaining: 0, resetSeconds: retryAfter))
         return VerifyError(
             .suspectedFraud, "sending to this destination is paused: \(reason)",
             details: ["scope": .string(kind), "key": .string(String(key.drop { $0 != ":" }.dropFirst()))],
-            retryAfter: policy.bucket, rateLimit: pause)
+            retryAfter: retryAfter, rateLimit: pause)
     }
 }
