@@ -18,11 +18,12 @@ public struct APIDependencies: Sendable {
     /// Present only in development mode: enables `/dev/…`.
     public var devMessages: (any DevMessageLog)?
     public var clientIP: ClientIPResolver
-    /// Operators' fraud controls and the admin-key check; admin routes exist only when set.
+    /// Operators' fraud controls; admin routes exist only when set.
     public var fraudAdmin: FraudAdmin?
     /// Operators' failed-check lockouts (`/v1/admin/lockouts`); no routes when nil.
     public var lockoutAdmin: LockoutAdmin?
-    public var authorizeAdmin: @Sendable (String) -> Bool = { _ in false }
+    /// The server-to-server API keys and their scopes (admin, introspection, metrics routes).
+    public var apiKeys = APIKeyring()
     /// MFA; its routes answer 503 until a session verifier is configured.
     /// Metrics registry; `/metrics` serves it when set.
     public var metrics: MetricsRegistry?
@@ -75,14 +76,14 @@ public struct APIResponder: HTTPResponder {
         DiscoveryRoutes(keys: dependencies.keys, issuer: dependencies.issuer, introspection: dependencies.introspection != nil)
             .register(in: &router)
         if let introspector = dependencies.introspection {
-            IntrospectionRoutes(introspector: introspector, authorize: dependencies.authorizeAdmin).register(in: &router)
+            IntrospectionRoutes(introspector: introspector, keys: dependencies.apiKeys).register(in: &router)
         }
         HealthRoutes(readiness: dependencies.readiness, gatewayReadiness: dependencies.gatewayReadiness).register(in: &router)
         if let fraudAdmin = dependencies.fraudAdmin {
-            AdminRoutes(fraud: fraudAdmin, mfa: dependencies.mfa, authorize: dependencies.authorizeAdmin).register(in: &router)
+            AdminRoutes(fraud: fraudAdmin, mfa: dependencies.mfa, keys: dependencies.apiKeys).register(in: &router)
         }
         if let lockoutAdmin = dependencies.lockoutAdmin {
-            LockoutRoutes(admin: lockoutAdmin, authorize: dependencies.authorizeAdmin).register(in: &router)
+            LockoutRoutes(admin: lockoutAdmin, keys: dependencies.apiKeys).register(in: &router)
         }
         if let mfa = dependencies.mfa {
             MFARoutes(mfa: mfa, sessions: dependencies.sessions ?? UnconfiguredSessions(), clock: dependencies.clock).register(in: &router)

@@ -1,17 +1,18 @@
 import HTTPTypes
 import VerifyCore
 
-/// Server-to-server administration, behind `Authorization: Bearer <PHONE_VERIFY_ADMIN_API_KEYS entry>`.
+/// Server-to-server administration, behind `Authorization: Bearer KEY` with the route's scope
+/// (``APIKeyring``): `fraud` or `factors` to change, those or `read` to list.
 struct AdminRoutes: Sendable {
     let fraud: FraudAdmin
     let mfa: MFAService?
-    let authorize: @Sendable (String) -> Bool
+    let keys: APIKeyring
 
     func register(in router: inout Router) {
         let fraud = self.fraud
-        let guardAdmin = self.requireAdmin
+        let keys = self.keys
         router.add("GET", "/v1/admin/fraud") { request, _ in
-            try guardAdmin(request)
+            try keys.require(request, .fraud, .read)
             let list = try fraud.stats().map { stat -> JSONValue in
                 [
                     "key": .string(stat.key), "sent": .int(Int64(stat.sent)), "approved": .int(Int64(stat.approved)),
@@ -22,7 +23,7 @@ struct AdminRoutes: Sendable {
             return JSONResponse.make(200, ["keys": .array(list)], headers: ["Cache-Control": "no-store"])
         }
         router.add("PUT", "/v1/admin/fraud/{key}") { request, context in
-            try guardAdmin(request)
+            try keys.require(request, .fraud)
             let body = try RequestBody(request)
             guard let action = FraudAction(rawValue: try body.string("action", maxLength: 16)) else {
                 throw VerifyError(.invalidRequest, "action must be \"allow\" or \"block\"", details: ["field": "action"])
@@ -34,35 +35,21 @@ struct AdminRoutes: Sendable {
         if let mfa {
             // Account recovery by support staff: a user's factors, masked, and their removal.
             router.add("GET", "/v1/admin/users/{subject}/factors") { request, context in
-                try guardAdmin(request)
+                try keys.require(request, .factors, .read)
                 let factors = try mfa.factors(subject: context.parameters["subject"] ?? "")
                 return JSONResponse.make(200, ["factors": .array(factors.map(MFARoutes.factorJSON))], headers: ["Cache-Control": "no-store"])
             }
             router.add("DELETE", "/v1/admin/users/{subject}/factors/{id}") { request, context in
-                try guardAdmin(request)
+                try keys.require(request, .factors)
                 let factor = try mfa.deleteFactor(subject: context.parameters["subject"] ?? "", id: context.parameters["id"] ?? "")
                 return JSONResponse.make(200, ["factor": MFARoutes.factorJSON(factor), "deleted": true], headers: ["Cache-Control": "no-store"])
             }
         }
         router.add("DELETE", "/v1/admin/fraud/{key}") { request, context in
-            try guardAdmin(request)
+            try keys.require(request, .fraud)
             let key = context.parameters["key"] ?? ""
             try fraud.setOverride(key: key, action: nil)
             return JSONResponse.make(200, ["key": .string(key), "override": .null])
-        }
-    }
-
-    /// 401 unless the request carries a configured admin API key.
-    func requireAdmin(_ request: HTTPRequest) throws {
-        try Self.requireAdmin(request, authorize: authorize)
-    }
-
-    /// 401 unless the request carries a key `authorize` accepts.
-    static func requireAdmin(_ request: HTTPRequest, authorize: (String) -> Bool) throws {
-        guard let header = request.headers["Authorization"], header.count > 7, header.prefix(7).lowercased() == "bearer ",
-            authorize(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
-        else {
-            throw VerifyError(.unauthenticated, "an admin API key is required (Authorization: Bearer …)")
         }
     }
 }

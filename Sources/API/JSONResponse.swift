@@ -19,6 +19,11 @@ public enum JSONResponse {
         if error.code == .unauthenticated && !headers.contains("WWW-Authenticate") {
             headers.set("WWW-Authenticate", "Bearer error=\"invalid_token\"")
         }
+        if error.code == .forbidden, case .array(let scopes)? = error.details["required_scopes"] {
+            // RFC 6750 §3.1: a valid key without the scope the route needs.
+            let names = scopes.compactMap(\.stringValue).joined(separator: " ")
+            headers.set("WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"\(names)\"")
+        }
         if error.code == .stepUpRequired {
             // RFC 9470: tell the client what to get.
             let maxAge = error.details["max_age"]?.intValue.map { ", max_age=\($0)" } ?? ""

@@ -2049,13 +2049,17 @@ public enum OpenAPIDocument {
           "401": {
             "$ref": "#/components/responses/Unauthenticated"
           },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
           "500": {
             "$ref": "#/components/responses/InternalError"
           },
           "503": {
             "$ref": "#/components/responses/Unavailable"
           }
-        }
+        },
+        "description": "Key scopes: `fraud` or `read`."
       }
     },
     "/v1/admin/fraud/{key}": {
@@ -2144,6 +2148,9 @@ public enum OpenAPIDocument {
           "401": {
             "$ref": "#/components/responses/Unauthenticated"
           },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
           },
@@ -2156,7 +2163,8 @@ public enum OpenAPIDocument {
           "503": {
             "$ref": "#/components/responses/Unavailable"
           }
-        }
+        },
+        "description": "Key scopes: `fraud`."
       },
       "delete": {
         "operationId": "clearFraudOverride",
@@ -2222,13 +2230,17 @@ public enum OpenAPIDocument {
           "401": {
             "$ref": "#/components/responses/Unauthenticated"
           },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
           "500": {
             "$ref": "#/components/responses/InternalError"
           },
           "503": {
             "$ref": "#/components/responses/Unavailable"
           }
-        }
+        },
+        "description": "Key scopes: `fraud`."
       }
     },
     "/v1/admin/lockouts": {
@@ -2403,13 +2415,17 @@ public enum OpenAPIDocument {
           "401": {
             "$ref": "#/components/responses/Unauthenticated"
           },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
           "500": {
             "$ref": "#/components/responses/InternalError"
           },
           "503": {
             "$ref": "#/components/responses/Unavailable"
           }
-        }
+        },
+        "description": "Key scopes: `factors` or `read`."
       }
     },
     "/v1/admin/users/{subject}/factors/{id}": {
@@ -2465,6 +2481,9 @@ public enum OpenAPIDocument {
           "401": {
             "$ref": "#/components/responses/Unauthenticated"
           },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
@@ -2474,7 +2493,8 @@ public enum OpenAPIDocument {
           "503": {
             "$ref": "#/components/responses/Unavailable"
           }
-        }
+        },
+        "description": "Key scopes: `factors`."
       }
     },
     "/.well-known/jwks.json": {
@@ -3430,7 +3450,7 @@ public enum OpenAPIDocument {
         "tags": [
           "discovery"
         ],
-        "description": "For the main auth server, with an admin API key; exists only when `PHONE_VERIFY_ADMIN_API_KEYS` is set. The first introspection of a valid credential (signed by a published key, this issuer and audience, not expired, `nbf`/`iat` not in the future, with up to 5 s of clock skew) answers `active: true` with the credential's claims and redeems it: every later introspection of it, on any replica, answers `{\"active\": false}`. An invalid, expired or already redeemed credential answers `{\"active\": false}` and nothing more. The body is an RFC 7662 form (`token`, optional `token_type_hint`, ignored); a JSON body `{\"token\": …}` is accepted too.",
+        "description": "For the main auth server, with a key of scope `introspect` (`PHONE_VERIFY_INTROSPECTION_API_KEYS`, or an admin key); exists only when such a key is configured. The first introspection of a valid credential (signed by a published key, this issuer and audience, not expired, `nbf`/`iat` not in the future, with up to 5 s of clock skew) answers `active: true` with the credential's claims and redeems it: every later introspection of it, on any replica, answers `{\"active\": false}`. An invalid, expired or already redeemed credential answers `{\"active\": false}` and nothing more. The body is an RFC 7662 form (`token`, optional `token_type_hint`, ignored); a JSON body `{\"token\": …}` is accepted too. Key scopes: `introspect`.",
         "security": [
           {
             "adminKey": []
@@ -3476,8 +3496,11 @@ public enum OpenAPIDocument {
           "401": {
             "$ref": "#/components/responses/Unauthenticated"
           },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
           "404": {
-            "description": "No admin API key is configured (`PHONE_VERIFY_ADMIN_API_KEYS`): the endpoint does not exist and discovery does not advertise it.",
+            "description": "No key that may introspect is configured (`PHONE_VERIFY_INTROSPECTION_API_KEYS` or `PHONE_VERIFY_ADMIN_API_KEYS`): the endpoint does not exist and discovery does not advertise it.",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"
@@ -5300,6 +5323,46 @@ public enum OpenAPIDocument {
             }
           }
         }
+      },
+      "InsufficientScope": {
+        "description": "`forbidden`: a valid API key without the scope this route needs (`WWW-Authenticate: Bearer error=\"insufficient_scope\", scope=\"…\"`; `details.required_scopes`).",
+        "headers": {
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          },
+          "WWW-Authenticate": {
+            "description": "RFC 6750 §3.1: `Bearer error=\"insufficient_scope\", scope=\"<scopes that would do>\"`.",
+            "schema": {
+              "type": "string"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/Error"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "error": {
+                      "type": "object",
+                      "properties": {
+                        "code": {
+                          "enum": [
+                            "forbidden"
+                          ]
+                        }
+                      }
+                    }
+                  }
+                }
+              ]
+            }
+          }
+        }
       }
     },
     "headers": {
@@ -5402,7 +5465,7 @@ public enum OpenAPIDocument {
       "adminKey": {
         "type": "http",
         "scheme": "bearer",
-        "description": "One of `PHONE_VERIFY_ADMIN_API_KEYS`, compared in constant time."
+        "description": "A server-to-server API key, compared in constant time with every configured key: `PHONE_VERIFY_ADMIN_API_KEYS` (every scope), `PHONE_VERIFY_INTROSPECTION_API_KEYS` (`introspect`) or `PHONE_VERIFY_SCOPED_API_KEYS` (`SCOPE[+SCOPE…]=KEY`; scopes `introspect`, `factors`, `fraud`, `lockouts`, `metrics`, `read`). No or an unknown key: 401; a key without the route's scope: 403 `forbidden`."
       },
       "twilioSignature": {
         "type": "apiKey",

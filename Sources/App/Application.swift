@@ -109,7 +109,6 @@ public final class Application: @unchecked Sendable {
             composer: TemplateComposer(appName: c.appName, otpDomain: c.otpDomain, androidAppHash: c.androidAppHash, overrides: c.templateOverrides),
             notifier: worker, issuer: credentials,
             protection: AbuseProtection(limits: c.limits, fraud: c.fraud, testNumbers: c.testNumbers), events: metrics)
-        let adminKeys = c.adminAPIKeys.map { Array($0.utf8) }
         var dependencies = APIDependencies(
             service: service, keys: keyRing, issuer: issuer, clock: clock, random: random,
             logger: logger,
@@ -148,11 +147,7 @@ public final class Application: @unchecked Sendable {
                 },
                 baseURL: publicURL)
         }
-        dependencies.authorizeAdmin = { presented in
-            let bytes = Array(presented.utf8)
-            // Every key is compared, in constant time each, so timing says nothing about which matched.
-            return adminKeys.reduce(false) { found, key in ConstantTime.equals(key, bytes) || found }
-        }
+        dependencies.apiKeys = c.apiKeys
         if replacedActiveKey {
             // A replica that read the store just before this activation serves its cached key set
             // for up to a second; credentials signed with the new key wait until it has reread.

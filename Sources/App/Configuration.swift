@@ -48,7 +48,8 @@ public struct Configuration: Sendable {
     public var limits = RateLimits.defaults
     public var fraud = FraudPolicy()
     public var testNumbers = TestNumbers()
-    public var adminAPIKeys: [String] = []
+    /// Server-to-server keys by scope (admin, introspection, scoped: Configuration+APIKeys).
+    public var apiKeys = APIKeyring()
     /// Credentials of the Twilio-compatible API; nil: its endpoints are off.
     public var twilioCompatCredentials: TwilioCompatCredentials?
     /// Accounts of the Twilio-compatible API allowed custom codes; empty: none.
@@ -264,10 +265,7 @@ public struct Configuration: Sendable {
                 reader.problem("PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT", "must be an RFC 3339 instant such as 2027-01-31T00:00:00Z")
             }
         }
-        adminAPIKeys = reader.list("PHONE_VERIFY_ADMIN_API_KEYS") ?? []
-        if adminAPIKeys.contains(where: { $0.utf8.count < 16 }) {
-            reader.problem("PHONE_VERIFY_ADMIN_API_KEYS", "entries must be at least 16 characters")
-        }
+        readAPIKeys(&reader)
         readTwilioCompat(&reader)
         if mode == .production { checkProduction(&reader) }
         unknownVariables = values.keys.filter { Settings.named($0) == nil }.sorted()

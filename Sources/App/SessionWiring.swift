@@ -35,12 +35,12 @@ enum SessionWiring {
         }
     }
 
-    /// Introspection with one-time redemption; none without an admin API key to call it with.
+    /// Introspection with one-time redemption; none without an API key that may call it.
     static func introspector(
         _ c: Configuration, issuer: String, keys: any KeyRing, store: any CredentialRedemptionStore, clock: any Clock,
         random: any RandomSource
     ) -> CredentialIntrospector? {
-        guard !c.adminAPIKeys.isEmpty else { return nil }
+        guard c.apiKeys.hasKey(for: .introspect) else { return nil }
         let verifier = OwnCredentialVerifier(own: ownCredentials(issuer: issuer, audience: c.audience, keys: keys), clock: clock)
         return CredentialIntrospector(verifier: verifier, redemptions: store, random: random)
     }

@@ -15,7 +15,8 @@ struct APITestHarness {
     init(
         policy: VerificationPolicy = VerificationPolicy(), protection: AbuseProtection = AbuseProtection(), dev: Bool = true,
         trustedProxies: [CIDR] = [], ready: Bool = true, adminKey: String? = nil,
-        redemptions: (any CredentialRedemptionStore)? = nil, cors: CORSPolicy? = nil, gatewaysUp: Bool = true
+        redemptions: (any CredentialRedemptionStore)? = nil, cors: CORSPolicy? = nil, gatewaysUp: Bool = true,
+        apiKeys: APIKeyring? = nil
     ) {
         t = TestService(policy: policy, protection: protection)
         var dependencies = APIDependencies(
@@ -25,7 +26,7 @@ struct APITestHarness {
             devMessages: dev ? inbox : nil, clientIP: ClientIPResolver(trustedProxies: trustedProxies))
         dependencies.fraudAdmin = FraudAdmin(store: t.store, clock: t.clock, policy: protection.fraud.policy)
         dependencies.lockoutAdmin = LockoutAdmin(store: t.store, clock: t.clock, limits: protection.limiter.limits)
-        dependencies.authorizeAdmin = { $0 == adminKey }
+        dependencies.apiKeys = apiKeys ?? APIKeyring(admin: adminKey.map { [$0] } ?? [])
         dependencies.mfa = MFAService(
             verifications: t.service, store: t.store, clock: t.clock, random: t.random,
             issuer: CredentialIssuer(issuer: "http://issuer.test", audience: "main-auth", keys: FakeSigner(), random: t.random))
