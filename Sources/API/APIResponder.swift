@@ -25,6 +25,10 @@ public struct APIDependencies: Sendable {
     /// The server-to-server API keys and their scopes (admin, introspection, metrics routes).
     public var apiKeys = APIKeyring()
     /// MFA; its routes answer 503 until a session verifier is configured.
+    /// Production: `/metrics` needs a key of scope `metrics`, and `/readyz` gives its reasons
+    /// only to a key of scope `metrics` or `read` (per-country counts and store errors are not
+    /// for anyone who can reach the port). Development leaves both open.
+    public var observabilityNeedsKey = false
     /// Metrics registry; `/metrics` serves it when set.
     public var metrics: MetricsRegistry?
     public var mfa: MFAService?
@@ -78,7 +82,10 @@ public struct APIResponder: HTTPResponder {
         if let introspector = dependencies.introspection {
             IntrospectionRoutes(introspector: introspector, keys: dependencies.apiKeys).register(in: &router)
         }
-        HealthRoutes(readiness: dependencies.readiness, gatewayReadiness: dependencies.gatewayReadiness).register(in: &router)
+        HealthRoutes(
+            readiness: dependencies.readiness, gatewayReadiness: dependencies.gatewayReadiness, keys: dependencies.apiKeys,
+            reasonsNeedKey: dependencies.observabilityNeedsKey
+        ).register(in: &router)
         if let fraudAdmin = dependencies.fraudAdmin {
             AdminRoutes(fraud: fraudAdmin, mfa: dependencies.mfa, keys: dependencies.apiKeys).register(in: &router)
         }
@@ -105,8 +112,11 @@ public struct APIResponder: HTTPResponder {
                 body: openAPI)
         }
         if let metrics = dependencies.metrics {
-            router.add("GET", "/metrics") { _, _ in
-                HTTPResponse(status: 200, headers: ["Content-Type": MetricsRegistry.contentType], body: Array(metrics.render().utf8))
+            let keys = dependencies.apiKeys
+            let needsKey = dependencies.observabilityNeedsKey
+            router.add("GET", "/metrics") { request, _ in
+                if needsKey { try keys.require(request, .metrics) }
+                return HTTPResponse(status: 200, headers: ["Content-Type": MetricsRegistry.contentType], body: Array(metrics.render().utf8))
             }
         }
         self.router = router

@@ -2675,7 +2675,8 @@ public enum OpenAPIDocument {
               }
             }
           }
-        }
+        },
+        "description": "In production mode the 503's message is only \"not ready\" unless the request carries a key of scope `metrics` or `read`, which gets the reason."
       }
     },
     "/metrics": {
@@ -2685,8 +2686,13 @@ public enum OpenAPIDocument {
         "tags": [
           "operations"
         ],
-        "description": "Prometheus text exposition format 0.0.4: requests by route template and status, latencies, verifications, sends, refusals, outbox depth (docs/OPERATIONS.md).",
-        "security": [],
+        "description": "Prometheus text exposition format 0.0.4: requests by route template and status, latencies, verifications, sends, refusals, outbox depth (docs/OPERATIONS.md). In production mode only with a key of scope `metrics` (or an admin key); development leaves it open.",
+        "security": [
+          {},
+          {
+            "adminKey": []
+          }
+        ],
         "responses": {
           "200": {
             "description": "The metrics.",
@@ -2702,6 +2708,12 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"

@@ -50,6 +50,9 @@ public final class Application: @unchecked Sendable {
         for name in c.unknownVariables {
             logger.warning("unknown setting ignored (typo?)", [("name", name)])
         }
+        if c.mode == .production, !c.apiKeys.hasKey(for: .metrics) {
+            logger.warning("no API key has the metrics scope: GET /metrics refuses every scrape (set PHONE_VERIFY_SCOPED_API_KEYS=metrics=KEY)")
+        }
         let files = FileLimit.raise(forConnections: c.maxConnections)
         if files.limit < files.wanted {
             logger.warning("open-file limit below what PHONE_VERIFY_MAX_CONNECTIONS needs; raise the hard limit (ulimit -Hn, LimitNOFILE=)", [
@@ -148,6 +151,7 @@ public final class Application: @unchecked Sendable {
                 baseURL: publicURL)
         }
         dependencies.apiKeys = c.apiKeys
+        dependencies.observabilityNeedsKey = c.mode == .production
         if replacedActiveKey {
             // A replica that read the store just before this activation serves its cached key set
             // for up to a second; credentials signed with the new key wait until it has reread.

@@ -1,4 +1,5 @@
-"""Who may reach what on the real binary: scoped API keys."""
+"""Who may reach what on the real binary: scoped API keys, /metrics."""
+import base64
 import os
 import subprocess
 import urllib.parse
@@ -26,6 +27,20 @@ def bearer(key):
 def introspect(server, token, key):
     return server.request("POST", "/v1/credentials/introspect", raw=urllib.parse.urlencode({"token": token}).encode(),
                           headers=dict(bearer(key), **{"Content-Type": "application/x-www-form-urlencoded"}))
+
+
+def production_env(data_dir):
+    key_file = os.path.join(data_dir, "signing-key.pem")
+    subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519", "-out", key_file], check=True, capture_output=True)
+    return {
+        "PHONE_VERIFY_MODE": "production",
+        "PHONE_VERIFY_ISSUER": "https://verify.example.test",
+        "PHONE_VERIFY_CODE_SECRET": base64.b64encode(os.urandom(32)).decode(),
+        "PHONE_VERIFY_SIGNING_KEY_FILE": key_file,
+        "PHONE_VERIFY_GATEWAYS": "webhook",
+        "PHONE_VERIFY_WEBHOOK_URL": "http://127.0.0.1:9/sms",
+        "PHONE_VERIFY_WEBHOOK_SECRET": "whsec_" + base64.b64encode(b"0123456789abcdef0123456789abcdef").decode(),
+    }
 
 
 def test_scoped_keys_reach_their_routes_only(data_dir):
@@ -68,3 +83,30 @@ def test_scoped_key_syntax_errors_name_the_entry_not_the_key(data_dir):
     assert checked.returncode == 78
     assert "PHONE_VERIFY_SCOPED_API_KEYS" in checked.stdout and "root" in checked.stdout
     assert "secret-key-0123456789abcdef" not in checked.stdout + checked.stderr
+
+
+def test_metrics_need_a_metrics_key_in_production(data_dir):
+    server = Server(data_dir, dict(production_env(data_dir), **KEYS)).start()
+    try:
+        for headers in [{}, bearer("unknown-key-0123456789abcdef")]:
+            status, _, refused = server.request("GET", "/metrics", headers=headers)
+            assert status == 401 and refused["error"]["code"] == "unauthenticated"
+        assert server.request("GET", "/metrics", headers=bearer(INTROSPECT))[0] == 403
+        for key in [METRICS, ADMIN]:
+            req = urllib.request.Request(server.base + "/metrics", headers=bearer(key))
+            with urllib.request.urlopen(req, timeout=5) as resp:
+                assert resp.status == 200 and b"phoneverify_build_info" in resp.read()
+        # Probes stay anonymous; the answer says ready or not and nothing more.
+        status, _, body = server.request("GET", "/readyz?gateways=false")
+        assert status == 200 and body == {"status": "ready"}
+    finally:
+        server.stop()
+
+
+def test_metrics_stay_open_in_development(data_dir):
+    server = Server(data_dir).start()
+    try:
+        with urllib.request.urlopen(server.base + "/metrics", timeout=5) as resp:
+            assert resp.status == 200
+    finally:
+        server.stop()
