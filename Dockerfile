@@ -19,7 +19,11 @@ RUN /usr/local/lib/phone-verify/install-deps --runtime && rm -rf /var/lib/apt/li
 COPY --from=build /out/phone-verify /usr/local/bin/phone-verify
 USER phone-verify
 WORKDIR /var/lib/phone-verify
+# Production by default: a container listens on 0.0.0.0, and development mode would serve the dev
+# inbox (codes, also those sent through real gateways) to the network and generate its own keys.
+# The dev compose file sets PHONE_VERIFY_MODE=development itself.
 ENV MALLOC_ARENA_MAX=2 \
+    PHONE_VERIFY_MODE=production \
     PHONE_VERIFY_LISTEN=0.0.0.0:8080 \
     PHONE_VERIFY_DATA_DIR=/var/lib/phone-verify/data
 EXPOSE 8080

@@ -251,7 +251,21 @@ def _compose():
     assert targets == replicas, f"Prometheus targets {targets} != {replicas}"
     mount = next(v for v in services["prometheus"]["volumes"] if "/etc/prometheus" in v)
     assert (DEPLOY / "compose" / mount.split(":")[0]).resolve() == DEPLOY / "prometheus"
+    # Production replicas refuse anonymous scrapes: Prometheus must send the metrics key.
+    key_file = job["authorization"]["credentials_file"]
+    assert key_file in {f"/run/secrets/{x['target']}" for x in services["prometheus"].get("secrets", [])}, key_file
+    assert "PHONE_VERIFY_SCOPED_API_KEYS=metrics=" in (DEPLOY / "compose/make-secrets").read_text()
     return f"{len(services)} services"
+
+
+@check("image defaults to production; the dev compose exposes /dev on loopback ports only")
+def _image():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^\s*PHONE_VERIFY_MODE=production\b", dockerfile, re.M), "Dockerfile must set ENV PHONE_VERIFY_MODE=production"
+    service = yaml.safe_load((DEPLOY / "compose/compose.yaml").read_text())["services"]["phone-verify"]
+    if str(service["environment"].get("PHONE_VERIFY_DEV_EXPOSE", "false")).lower() == "true":
+        assert all(p.startswith("127.0.0.1:") for p in service["ports"]), "dev endpoints exposed on a public port"
+    return "ok"
 
 
 @check("nginx -t")

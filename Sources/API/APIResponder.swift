@@ -17,6 +17,8 @@ public struct APIDependencies: Sendable {
     public var gatewayReadiness: @Sendable () throws -> Void = {}
     /// Present only in development mode: enables `/dev/…`.
     public var devMessages: (any DevMessageLog)?
+    /// Who may reach `/dev/…` (loopback clients only unless exposed).
+    public var devAccess = DevAccess()
     public var clientIP: ClientIPResolver
     /// Operators' fraud controls; admin routes exist only when set.
     public var fraudAdmin: FraudAdmin?
@@ -126,8 +128,8 @@ public struct APIResponder: HTTPResponder {
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let started = DispatchTime.now().uptimeNanoseconds
-        var context = RouteContext(
-            requestID: requestID(request), clientIP: ClientIPResolver.limitKey(dependencies.clientIP.resolve(request)))
+        let client = dependencies.clientIP.resolve(request)
+        var context = RouteContext(requestID: requestID(request), clientIP: ClientIPResolver.limitKey(client), clientAddress: client)
         var response = route(request, &context)
         response.headers.set("X-Request-Id", context.requestID)
         // HEAD: libmicrohttpd leaves a byte body out itself and keeps its Content-Length (RFC 9110
@@ -160,6 +162,10 @@ public struct APIResponder: HTTPResponder {
     }
 
     private func routed(_ request: HTTPRequest, _ context: inout RouteContext) -> HTTPResponse {
+        guard dependencies.devAccess.allows(path: request.path, client: context.clientAddress) else {
+            // The same answer as a path that does not exist: no hint that a dev server runs here.
+            return JSONResponse.error(VerifyError(.notFound, "no route for \(request.method) \(request.path.prefix(200))"))
+        }
         switch router.match(method: request.method, path: request.path) {
         case .notFound:
             if dependencies.twilioCompat != nil && TwilioCompatRoutes.owns(request.path) {

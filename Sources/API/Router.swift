@@ -3,16 +3,21 @@ import HTTPTypes
 /// What a handler knows of the request beyond the request itself.
 public struct RouteContext: Sendable {
     public var requestID: String
-    /// The client's IP as trusted-proxy rules resolve it.
+    /// The client's IP as trusted-proxy rules resolve it, as limits count it (IPv6 by its /64).
     public var clientIP: String
+    /// The client's full address as trusted-proxy rules resolve it.
+    public var clientAddress: String
     /// Path parameters by name, e.g. "id".
     public var parameters: [String: String]
     /// The matched route template, e.g. "/v1/verifications/{id}" (bounded cardinality for logs and metrics).
     public var route: String
 
-    public init(requestID: String, clientIP: String, parameters: [String: String] = [:], route: String = "") {
+    public init(
+        requestID: String, clientIP: String, clientAddress: String? = nil, parameters: [String: String] = [:], route: String = ""
+    ) {
         self.requestID = requestID
         self.clientIP = clientIP
+        self.clientAddress = clientAddress ?? clientIP
         self.parameters = parameters
         self.route = route
     }

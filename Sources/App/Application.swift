@@ -50,6 +50,9 @@ public final class Application: @unchecked Sendable {
         for name in c.unknownVariables {
             logger.warning("unknown setting ignored (typo?)", [("name", name)])
         }
+        if c.mode == .development, c.devExpose {
+            logger.warning("PHONE_VERIFY_DEV_EXPOSE=true: /dev/messages and /dev/inbox show codes to every client that reaches this port, not only loopback ones")
+        }
         if c.mode == .production, !c.apiKeys.hasKey(for: .metrics) {
             logger.warning("no API key has the metrics scope: GET /metrics refuses every scrape (set PHONE_VERIFY_SCOPED_API_KEYS=metrics=KEY)")
         }
@@ -151,6 +154,7 @@ public final class Application: @unchecked Sendable {
                 baseURL: publicURL)
         }
         dependencies.apiKeys = c.apiKeys
+        dependencies.devAccess = DevAccess(exposed: c.devExpose)
         dependencies.observabilityNeedsKey = c.mode == .production
         if replacedActiveKey {
             // A replica that read the store just before this activation serves its cached key set

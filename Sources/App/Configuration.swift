@@ -14,6 +14,8 @@ public struct Configuration: Sendable {
     public enum Mode: String, Sendable { case development, production }
 
     public var mode: Mode = .development
+    /// `/dev/…` answers every client, not only loopback ones (PHONE_VERIFY_DEV_EXPOSE).
+    public var devExpose = false
     public var listenHost = "127.0.0.1"
     public var listenPort = 8080
     public var dataDirectory = "./data"
@@ -102,6 +104,7 @@ public struct Configuration: Sendable {
     init(values: [String: String]) throws {
         var reader = SettingReader(values: values)
         mode = reader.choice("PHONE_VERIFY_MODE", Mode.self) ?? .development
+        devExpose = reader.flag("PHONE_VERIFY_DEV_EXPOSE") ?? false
         if let listen = reader.string("PHONE_VERIFY_LISTEN") {
             if let (host, port) = Self.splitHostPort(listen) {
                 listenHost = host

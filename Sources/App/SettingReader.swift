@@ -67,6 +67,18 @@ struct SettingReader {
     }
 
     /// A comma-separated list, items trimmed, empty items dropped.
+    /// true / false (also 1 / 0, on / off, yes / no).
+    mutating func flag(_ name: String) -> Bool? {
+        guard let text = string(name) else { return nil }
+        switch text.lowercased() {
+        case "true", "1", "on", "yes": return true
+        case "false", "0", "off", "no": return false
+        default:
+            problem(name, "must be true or false")
+            return nil
+        }
+    }
+
     func list(_ name: String) -> [String]? {
         string(name).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
     }

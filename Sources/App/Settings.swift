@@ -21,7 +21,8 @@ public struct Setting: Sendable {
 public enum Settings {
     public static let all: [Setting] = [
         Setting("PHONE_VERIFY_CONFIG_FILE", "(none)", "file of KEY=VALUE lines read before the environment (the environment wins)"),
-        Setting("PHONE_VERIFY_MODE", "development", "development or production; production refuses dev endpoints, generated keys and secrets, and the console sink"),
+        Setting("PHONE_VERIFY_MODE", "development", "development or production (the Docker image sets production); production refuses dev endpoints, generated keys and secrets, and the console sink"),
+        Setting("PHONE_VERIFY_DEV_EXPOSE", "false", "true: development endpoints (/dev/…: messages and their codes) answer every client, not only loopback ones (logged as a warning at start)"),
         Setting("PHONE_VERIFY_LISTEN", "127.0.0.1:8080", "host:port to listen on; port 0 picks a free port and prints it"),
         Setting("PHONE_VERIFY_DATA_DIR", "./data", "directory of the SQLite database and, in development, generated keys"),
         Setting("PHONE_VERIFY_DATABASE_URL", "sqlite:<data dir>/phone-verify.db", "the store: sqlite:PATH or postgres://user:password@host:port/db?sslmode=…", secret: true),

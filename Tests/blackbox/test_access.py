@@ -1,4 +1,4 @@
-"""Who may reach what on the real binary: scoped API keys, /metrics."""
+"""Who may reach what on the real binary: development endpoints, scoped API keys, /metrics."""
 import base64
 import os
 import subprocess
@@ -41,6 +41,31 @@ def production_env(data_dir):
         "PHONE_VERIFY_WEBHOOK_URL": "http://127.0.0.1:9/sms",
         "PHONE_VERIFY_WEBHOOK_SECRET": "whsec_" + base64.b64encode(b"0123456789abcdef0123456789abcdef").decode(),
     }
+
+
+def test_dev_endpoints_answer_loopback_clients_only(data_dir):
+    # The proxy on 127.0.0.1 is trusted, so X-Forwarded-For names the real client.
+    server = Server(data_dir, {"PHONE_VERIFY_TRUSTED_PROXIES": "127.0.0.1/32"}).start()
+    try:
+        assert server.request("GET", "/dev/messages")[0] == 200
+        assert server.request("GET", "/dev/messages", headers={"X-Forwarded-For": "127.0.0.1"})[0] == 200
+        for path in ["/dev/messages", "/dev/inbox", "/dev/inbox/events", "/dev/anything"]:
+            status, _, body = server.request("GET", path, headers={"X-Forwarded-For": "203.0.113.7"})
+            assert status == 404 and body["error"]["code"] == "not_found", path
+        assert not [line for line in server.stderr_lines if "PHONE_VERIFY_DEV_EXPOSE" in line]
+    finally:
+        server.stop()
+
+
+def test_dev_expose_serves_every_client_and_warns_at_start(data_dir):
+    env = {"PHONE_VERIFY_TRUSTED_PROXIES": "127.0.0.1/32", "PHONE_VERIFY_DEV_EXPOSE": "true"}
+    server = Server(data_dir, env).start()
+    try:
+        status, _, body = server.request("GET", "/dev/messages", headers={"X-Forwarded-For": "203.0.113.7"})
+        assert status == 200 and body == {"messages": []}
+        assert [line for line in server.stderr_lines if '"level":"warning"' in line and "PHONE_VERIFY_DEV_EXPOSE" in line]
+    finally:
+        server.stop()
 
 
 def test_scoped_keys_reach_their_routes_only(data_dir):
