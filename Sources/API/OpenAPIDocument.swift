@@ -2290,6 +2290,9 @@ public enum OpenAPIDocument {
           "401": {
             "$ref": "#/components/responses/Unauthenticated"
           },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
           "500": {
             "$ref": "#/components/responses/InternalError"
           },
@@ -2359,6 +2362,9 @@ public enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
