@@ -212,7 +212,7 @@ struct TwilioCompatRoutes: Sendable {
         if let appHash, !(appHash.count == 11 && appHash.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "/") })) {
             throw TwilioCompatError.invalid("AppHash", "must be 11 characters of A–Z, a–z, 0–9, + or /")
         }
-        var clientIP = AbuseProtection.serverCaller
+        var clientIP = AbuseProtection.serverCaller(account: account)
         if let device = try form.string("DeviceIp", maxLength: 45) {
             guard CIDR.parseAddress(device) != nil else { throw TwilioCompatError.invalid("DeviceIp", "must be an IPv4 or IPv6 address") }
             clientIP = ClientIPResolver.limitKey(device)
@@ -261,7 +261,7 @@ struct TwilioCompatRoutes: Sendable {
         } else {
             throw TwilioCompatError.invalid("To", "either To or VerificationSid is required")
         }
-        let result = try compat.check(id: id, code: code, clientIP: AbuseProtection.serverCaller, service: service)
+        let result = try compat.check(id: id, code: code, clientIP: AbuseProtection.serverCaller(account: account), service: service)
         return JSONResponse.make(200, TwilioCompatJSON.check(result.view, valid: result.valid), headers: ["Cache-Control": "no-store"])
     }
 }

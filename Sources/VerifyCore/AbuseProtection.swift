@@ -22,6 +22,15 @@ public struct AbuseProtection: Sendable {
     /// Twilio-compatible API without `DeviceIp`): per-client-IP limits do not apply to it.
     public static let serverCaller = "server-caller"
 
+    /// A trusted server caller acting for `account` (a Twilio-compatible account SID): still no
+    /// per-IP limits, but its wrong codes lock only that account's checks of a number, never
+    /// another tenant's (docs/ABUSE.md, "Failed checks").
+    public static func serverCaller(account: String) -> String { serverCaller + ":" + account }
+
+    static func isServerCaller(_ client: String) -> Bool {
+        client == serverCaller || client.hasPrefix(serverCaller + ":")
+    }
+
     /// Who asks, for the failed-check lockout: the signed-in user for MFA (`user`), else the
     /// client (its IP or /64; a trusted server caller counts as one requester).
     static func requester(client: String, user: String?) -> String {
@@ -46,7 +55,7 @@ public struct AbuseProtection: Sendable {
         if !stepUp { subjects.append(.init(.phoneSend, phone)) }
         if let user { subjects.append(.init(.userSend, user)) }
         if testNumber { return subjects }
-        if client != Self.serverCaller { subjects.append(.init(.ipSend, client.isEmpty ? "unknown" : client)) }
+        if !Self.isServerCaller(client) { subjects.append(.init(.ipSend, client.isEmpty ? "unknown" : client)) }
         if !stepUp { subjects.append(.init(.prefixSend, limiter.limits.prefix(of: phone))) }
         subjects.append(.init(.globalSend, "all"))
         return subjects
@@ -54,7 +63,7 @@ public struct AbuseProtection: Sendable {
 
     /// The check subjects of one check from `client`.
     func checkSubjects(client: String) -> [RateLimiter.Subject] {
-        client == Self.serverCaller ? [] : [.init(.ipCheck, client.isEmpty ? "unknown" : client)]
+        Self.isServerCaller(client) ? [] : [.init(.ipCheck, client.isEmpty ? "unknown" : client)]
     }
 
     func fraudKeys(phone: String, region: String) -> [String] {

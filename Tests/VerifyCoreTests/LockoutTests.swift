@@ -66,6 +66,17 @@ import VerifyTesting
         #expect(try t.service.check(id: keep.id, code: try t.lastCode(for: keep.id), clientIP: "b").verification.storedStatus == .approved)
     }
 
+    /// Twilio-compatible tenants call as servers (no client IP): each account is its own requester.
+    @Test func oneTenantsWrongCodesDoNotLockAnother() throws {
+        let t = try service("phone_failed_check=2/1d;ip_check=1/1h")
+        let tenantA = AbuseProtection.serverCaller(account: "ACaaaa")
+        let tenantB = AbuseProtection.serverCaller(account: "ACbbbb")
+        let v = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: tenantB)).verification
+        for _ in 0..<2 { _ = refusal { _ = try t.service.check(id: v.id, code: try wrong(t, v.id), clientIP: tenantA) } }
+        #expect(refusal { _ = try t.service.check(id: v.id, code: try t.lastCode(for: v.id), clientIP: tenantA) }?.details["scope"] == "phone_lockout")
+        #expect(try t.service.check(id: v.id, code: try t.lastCode(for: v.id), clientIP: tenantB).verification.storedStatus == .approved)
+    }
+
     /// Anonymous activity on the number — wrong codes and a used-up send quota — never blocks the
     /// signed-in owner's challenge of their own factor, which has its own per-user quota.
     @Test func anonymousActivityNeverBlocksTheOwnersStepUp() throws {
