@@ -53,7 +53,7 @@ MAX_EXAMPLES = int(os.environ.get("PHONE_VERIFY_SCHEMATHESIS_EXAMPLES", "25"))
 ENV = {
     "PHONE_VERIFY_MODE": "development",
     "PHONE_VERIFY_LIMITS": "phone_send=1000/1h;ip_send=100000/1h;ip_check=100000/1h;prefix_send=100000/1h;"
-    "global_send=100000/1m;phone_failed_check=100000/1d",
+    "global_send=100000/1m;phone_failed_check=100000/1d;user_send=100000/1h",
     "PHONE_VERIFY_FRAUD": "off",
     "PHONE_VERIFY_RESEND_COOLDOWN": "0",
     "PHONE_VERIFY_ADMIN_API_KEYS": ADMIN_KEY,
