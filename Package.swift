@@ -1,8 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// C libraries come from Debian packages (see scripts/install-deps); each sits behind
-// a system-library target and exactly one Swift wrapper module with no pointers in its API.
+// The tree is the architecture (docs/ARCHITECTURE.md). Dependencies point inward and downward:
+//   Sources/Application    App (wiring, configuration, commands) and the phone-verify executable
+//   Sources/HTTP           API: the native HTTP surface (router, middleware, routes)
+//   Sources/Infrastructure adapters the domain's protocols are implemented by: stores, gateways, crypto, tokens
+//   Sources/Domain         VerifyCore: the domain, no HTTP, SQL or C
+//   Sources/Wrappers       one Swift module per C library, no pointers in its public API
+//   Sources/C              system-library targets (Debian packages, see scripts/install-deps) and the C++ shim
+//   Sources/Support        pure Swift beside the layers: Encoding, HTTPMessages, Telemetry
+//   Sources/Testing        test support (fakes, thread helpers): test targets only
 let package = Package(
     name: "PhoneVerify",
     products: [
@@ -10,63 +17,81 @@ let package = Package(
     ],
     targets: [
         // C libraries
-        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
-        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto"),
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl"),
-        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq"),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/C/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
+        .systemLibrary(name: "CSQLite", path: "Sources/C/CSQLite", pkgConfig: "sqlite3"),
+        .systemLibrary(name: "COpenSSL", path: "Sources/C/COpenSSL", pkgConfig: "libcrypto"),
+        .systemLibrary(name: "CCurl", path: "Sources/C/CCurl", pkgConfig: "libcurl"),
+        .systemLibrary(name: "CPostgres", path: "Sources/C/CPostgres", pkgConfig: "libpq"),
         .target(
             name: "CPhoneNumber",
-            path: "Sources/CPhoneNumber",
+            path: "Sources/C/CPhoneNumber",
             cxxSettings: [.unsafeFlags(["-std=c++17"])],
             linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]
         ),
 
-        // Pure Swift, no dependencies: base64url for the domain and the crypto wrapper
-        .target(name: "Encoding"),
-        // Threads for concurrency tests (test targets only)
-        .target(name: "ThreadTesting"),
+        // Support: pure Swift, no dependencies
+        .target(name: "Encoding", path: "Sources/Support/Encoding"),
+        .target(name: "HTTPMessages", path: "Sources/Support/HTTPMessages"),
+        .target(name: "Telemetry", path: "Sources/Support/Telemetry"),
 
         // One Swift wrapper per C library
-        .target(name: "HTTPTypes"),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPTypes"]),
-        .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "Crypto", dependencies: ["COpenSSL", "Encoding"]),
-        .target(name: "PhoneNumbers", dependencies: ["CPhoneNumber"]),
-        .target(name: "HTTPClient", dependencies: ["CCurl"]),
-        .target(name: "Postgres", dependencies: ["CPostgres"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPMessages"], path: "Sources/Wrappers/HTTPServer"),
+        .target(name: "SQLite", dependencies: ["CSQLite"], path: "Sources/Wrappers/SQLite"),
+        .target(name: "LibCrypto", dependencies: ["COpenSSL", "Encoding"], path: "Sources/Wrappers/LibCrypto"),
+        .target(name: "PhoneNumbers", dependencies: ["CPhoneNumber"], path: "Sources/Wrappers/PhoneNumbers"),
+        .target(name: "CurlClient", dependencies: ["CCurl"], path: "Sources/Wrappers/CurlClient"),
+        .target(name: "Postgres", dependencies: ["CPostgres"], path: "Sources/Wrappers/Postgres"),
 
-        // Cross-cutting
-        .target(name: "Telemetry"),
+        // Domain
+        .target(name: "VerifyCore", dependencies: ["Encoding"], path: "Sources/Domain/VerifyCore"),
 
-        // Domain and adapters
-        .target(name: "VerifyCore", dependencies: ["Encoding"]),
-        .target(name: "Stores", dependencies: ["VerifyCore", "SQLite"]),
-        .target(name: "PostgresStore", dependencies: ["VerifyCore", "Postgres"]),
-        .target(name: "Gateways", dependencies: ["VerifyCore", "Telemetry", "HTTPClient", "Crypto"]),
-        .target(name: "Adapters", dependencies: ["VerifyCore", "Crypto", "PhoneNumbers", "HTTPClient"]),
-        .target(name: "API", dependencies: ["VerifyCore", "HTTPTypes", "Telemetry"]),
-        .target(name: "App", dependencies: [
-            "VerifyCore", "Stores", "Gateways", "Adapters", "API", "HTTPServer", "HTTPTypes", "Telemetry", "Crypto",
-            "HTTPClient", "SQLite", "PostgresStore",
-        ]),
-        .executableTarget(name: "phone-verify", dependencies: ["App"]),
+        // Infrastructure: implementations of the domain's protocols
+        .target(name: "Stores", dependencies: ["VerifyCore", "SQLite"], path: "Sources/Infrastructure/Stores"),
+        .target(name: "PostgresStore", dependencies: ["VerifyCore", "Postgres"], path: "Sources/Infrastructure/PostgresStore"),
+        .target(
+            name: "Gateways", dependencies: ["VerifyCore", "Telemetry", "CurlClient", "LibCrypto"],
+            path: "Sources/Infrastructure/Gateways"),
+        .target(
+            name: "Adapters", dependencies: ["VerifyCore", "LibCrypto", "PhoneNumbers", "CurlClient"],
+            path: "Sources/Infrastructure/Adapters"),
 
-        // Test support: fakes for the domain (manual clock, seeded random, in-memory store, recording gateway)
-        .target(name: "VerifyTesting", dependencies: ["VerifyCore", "HTTPTypes"]),
+        // HTTP surface
+        .target(name: "API", dependencies: ["VerifyCore", "HTTPMessages", "Telemetry"], path: "Sources/HTTP/API"),
+
+        // Application
+        .target(
+            name: "App",
+            dependencies: [
+                "VerifyCore", "Stores", "Gateways", "Adapters", "API", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
+                "CurlClient", "SQLite", "PostgresStore",
+            ],
+            path: "Sources/Application/App"),
+        .executableTarget(name: "phone-verify", dependencies: ["App"], path: "Sources/Application/phone-verify"),
+
+        // Test support: fakes for the domain (manual clock, seeded random, in-memory store, recording
+        // gateway) and threads for concurrency tests
+        .target(name: "VerifyTesting", dependencies: ["VerifyCore", "HTTPMessages"], path: "Sources/Testing/VerifyTesting"),
+        .target(name: "ThreadTesting", path: "Sources/Testing/ThreadTesting"),
 
         .testTarget(name: "VerifyCoreTests", dependencies: ["VerifyCore", "VerifyTesting"]),
-        .testTarget(name: "APITests", dependencies: ["API", "VerifyCore", "VerifyTesting", "HTTPTypes", "Telemetry"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTypes"]),
+        .testTarget(name: "APITests", dependencies: ["API", "VerifyCore", "VerifyTesting", "HTTPMessages", "Telemetry"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPMessages"]),
         .testTarget(name: "SQLiteTests", dependencies: ["ThreadTesting", "SQLite"]),
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .testTarget(name: "LibCryptoTests", dependencies: ["LibCrypto"]),
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["ThreadTesting", "HTTPClient", "HTTPServer", "HTTPTypes"]),
+        .testTarget(name: "CurlClientTests", dependencies: ["ThreadTesting", "CurlClient", "HTTPServer", "HTTPMessages"]),
         .testTarget(name: "PostgresTests", dependencies: ["ThreadTesting", "Postgres"]),
-        .testTarget(name: "StoreContractTests", dependencies: ["Stores", "SQLite", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
+        .testTarget(
+            name: "StoreContractTests", dependencies: ["Stores", "SQLite", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
         .testTarget(name: "PostgresStoreTests", dependencies: ["ThreadTesting", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
-        .testTarget(name: "AdaptersTests", dependencies: ["Adapters", "VerifyCore", "VerifyTesting", "Crypto", "HTTPServer", "HTTPTypes", "HTTPClient"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateways", "Stores", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPTypes", "HTTPClient", "Crypto", "Telemetry"]),
-        .testTarget(name: "LiveTests", dependencies: ["App", "VerifyCore", "HTTPTypes", "Crypto"]),
+        .testTarget(
+            name: "AdaptersTests",
+            dependencies: ["Adapters", "VerifyCore", "VerifyTesting", "LibCrypto", "HTTPServer", "HTTPMessages", "CurlClient"]),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "Gateways", "Stores", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPMessages", "CurlClient", "LibCrypto", "Telemetry",
+            ]),
+        .testTarget(name: "LiveTests", dependencies: ["App", "VerifyCore", "HTTPMessages", "LibCrypto"]),
     ]
 )

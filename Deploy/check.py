@@ -5,7 +5,7 @@
 
 Always: every YAML file parses (multi-document), the Grafana dashboard is valid JSON with sane
 panels and only known metrics, every PHONE_VERIFY_* name used in Deploy/ is a real setting
-(Sources/App/Settings.swift), the Kubernetes manifests have their required fields and consistent
+(Sources/Application/App/Settings.swift), the Kubernetes manifests have their required fields and consistent
 cross-references (selectors, ports, ConfigMap/Secret/volume names, kustomization resources),
 the compose file's replicas, load balancer, trusted proxy and Prometheus targets agree, and every
 alert has severity, summary, description and a runbook link into docs/OPERATIONS.md.
@@ -81,7 +81,7 @@ def metric_names(expr: str) -> set[str]:
 
 
 def known_settings() -> set[str] | None:
-    source = ROOT / "Sources/App/Settings.swift"
+    source = ROOT / "Sources/Application/App/Settings.swift"
     if not source.exists():
         return None
     return set(re.findall(r'Setting\("(PHONE_VERIFY_[A-Z0-9_]+)"', source.read_text()))
@@ -99,7 +99,7 @@ def _yaml():
 def _settings():
     known = known_settings()
     if known is None:
-        return "skipped: Sources/App/Settings.swift not found"
+        return "skipped: Sources/Application/App/Settings.swift not found"
     used: dict[str, set[str]] = {}
     sources = [DEPLOY / "kubernetes/configmap.yaml", DEPLOY / "kubernetes/secret.yaml",
                DEPLOY / "compose/compose.yaml", DEPLOY / "compose/compose.postgres.yaml",

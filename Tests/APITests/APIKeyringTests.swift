@@ -1,5 +1,5 @@
 import API
-import HTTPTypes
+import HTTPMessages
 import Testing
 import VerifyCore
 

@@ -1,13 +1,13 @@
 import API
 import Foundation
-import HTTPTypes
+import HTTPMessages
 import Telemetry
 import Testing
 import VerifyCore
 import VerifyTesting
 
 /// docs/openapi.json describes exactly the routes the router registers, with error codes and
-/// statuses as the code maps them; Sources/API/OpenAPIDocument.swift embeds it byte for byte.
+/// statuses as the code maps them; Sources/HTTP/API/Generated/OpenAPIDocument.swift embeds it byte for byte.
 @Suite struct OpenAPITests {
     /// Routes announced for the operations work that may not be registered yet. Each is excused
     /// only while the router does not have it; once registered, it must match the spec like any other.
@@ -101,7 +101,7 @@ import VerifyTesting
     @Test func embeddedDocumentIsDocsOpenAPIJSON() throws {
         let text = try Self.specText()
         let identical = OpenAPIDocument.json == text
-        #expect(identical, "Sources/API/OpenAPIDocument.swift differs from docs/openapi.json: run scripts/embed-openapi")
+        #expect(identical, "Sources/HTTP/API/Generated/OpenAPIDocument.swift differs from docs/openapi.json: run scripts/embed-openapi")
         let spec = try Self.spec()
         #expect(spec["openapi"] as? String == "3.1.0")
         #expect((spec["info"] as? [String: Any])?["title"] as? String == "PhoneVerify")

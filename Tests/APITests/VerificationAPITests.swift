@@ -1,6 +1,6 @@
 import API
 import Foundation
-import HTTPTypes
+import HTTPMessages
 import Testing
 import VerifyCore
 import VerifyTesting

@@ -1,5 +1,5 @@
 import Adapters
-import Crypto
+import LibCrypto
 import Foundation
 import Testing
 import VerifyCore

@@ -1,5 +1,5 @@
 import Adapters
-import Crypto
+import LibCrypto
 import Foundation
 import Testing
 import VerifyCore
@@ -43,7 +43,7 @@ import VerifyTesting
     }
 
     func claims(_ token: String) -> [String: JSONValue] {
-        let payload = Crypto.Base64URL.decode(String(token.split(separator: ".")[1]))!
+        let payload = LibCrypto.Base64URL.decode(String(token.split(separator: ".")[1]))!
         guard case .object(let members) = try! JSONValue.parse(payload) else { return [:] }
         return Dictionary(uniqueKeysWithValues: members.map { ($0.key, $0.value) })
     }

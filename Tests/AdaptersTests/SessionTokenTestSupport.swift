@@ -1,8 +1,8 @@
 import Adapters
-import Crypto
+import LibCrypto
 import Foundation
 import HTTPServer
-import HTTPTypes
+import HTTPMessages
 import Testing
 import VerifyCore
 import VerifyTesting
@@ -157,7 +157,7 @@ enum Mint {
 
     /// `base64url(header).base64url(claims)`.
     static func signingInput(header: [String: JSONValue], claims: [String: JSONValue]) -> String {
-        Crypto.Base64URL.encode(object(header).encoded()) + "." + Crypto.Base64URL.encode(object(claims).encoded())
+        LibCrypto.Base64URL.encode(object(header).encoded()) + "." + LibCrypto.Base64URL.encode(object(claims).encoded())
     }
 
     /// A token signed by `key`; the header's `alg` defaults to the key's.
@@ -170,7 +170,7 @@ enum Mint {
         header["typ"] = "JWT"
         if let kid { header["kid"] = .string(kid) }
         let input = signingInput(header: header, claims: claims)
-        return input + "." + Crypto.Base64URL.encode(try! key.sign(Array(input.utf8)))
+        return input + "." + LibCrypto.Base64URL.encode(try! key.sign(Array(input.utf8)))
     }
 
     /// An HS256 token MACed with `secret` (any bytes: a real secret or, for attacks, key material).
@@ -178,12 +178,12 @@ enum Mint {
         var header: [String: JSONValue] = ["alg": .string(alg), "typ": "JWT"]
         if let kid { header["kid"] = .string(kid) }
         let input = signingInput(header: header, claims: claims)
-        return input + "." + Crypto.Base64URL.encode(HMAC.sha256(key: secret, data: Array(input.utf8)))
+        return input + "." + LibCrypto.Base64URL.encode(HMAC.sha256(key: secret, data: Array(input.utf8)))
     }
 
     /// A token with an arbitrary raw header and signature.
     static func raw(header: [String: JSONValue], claims: [String: JSONValue], signature: [UInt8]) -> String {
-        signingInput(header: header, claims: claims) + "." + Crypto.Base64URL.encode(signature)
+        signingInput(header: header, claims: claims) + "." + LibCrypto.Base64URL.encode(signature)
     }
 }
 

@@ -1,5 +1,5 @@
 import Adapters
-import Crypto
+import LibCrypto
 import Foundation
 import Testing
 import VerifyCore
@@ -219,7 +219,7 @@ import VerifyTesting
         var tamperedClaims = claims
         tamperedClaims["sub"] = "user_mallory"
         let parts = good.split(separator: ".").map(String.init)
-        let tampered = parts[0] + "." + Crypto.Base64URL.encode(Mint.object(tamperedClaims).encoded()) + "." + parts[2]
+        let tampered = parts[0] + "." + LibCrypto.Base64URL.encode(Mint.object(tamperedClaims).encoded()) + "." + parts[2]
         expectRejected(verifier, tampered, "invalid token signature")
         // Neither the wrong-key tokens nor the tampered one triggered a JWKS refresh.
         #expect(auth.requests == 1)
@@ -266,8 +266,8 @@ import VerifyTesting
             secrets.append(Mint.object(jwk.mapValues { .string($0) }).encoded())
             secrets.append(Array(try key.thumbprint().utf8))
         }
-        secrets.append(Crypto.Base64URL.decode(try TestKeys.ed25519.publicJWK()["x"]!)!)
-        secrets.append(Crypto.Base64URL.decode(try TestKeys.rsa.publicJWK()["n"]!)!)
+        secrets.append(LibCrypto.Base64URL.decode(try TestKeys.ed25519.publicJWK()["x"]!)!)
+        secrets.append(LibCrypto.Base64URL.decode(try TestKeys.rsa.publicJWK()["n"]!)!)
         secrets.append(JWKSFixture.document(JWKSFixture.standard))
         secrets.append([])
 
@@ -360,7 +360,7 @@ import VerifyTesting
         let claims = Mint.claims(at: clock.now())
         let good = Mint.token(TestKeys.ed25519, kid: "ed-1", claims: claims)
         let parts = good.split(separator: ".").map(String.init)
-        let headerJSON = Crypto.Base64URL.encode(Array(#"{"alg":"EdDSA","kid":"ed-1"}"#.utf8))
+        let headerJSON = LibCrypto.Base64URL.encode(Array(#"{"alg":"EdDSA","kid":"ed-1"}"#.utf8))
         let cases: [(String, String)] = [
             ("", "empty token"),
             (".", "malformed token"),
@@ -382,18 +382,18 @@ import VerifyTesting
             (Data(Array(#"{"alg":"EdDSA","kid":"ed-1"}"#.utf8)).base64EncodedString() + "." + parts[1] + "." + parts[2],
              "malformed token"),
             (parts[0] + "." + parts[1] + "." + parts[2] + "é", "malformed token"),
-            (Crypto.Base64URL.encode(Array("not json".utf8)) + "." + parts[1] + "." + parts[2], "malformed token header"),
-            (Crypto.Base64URL.encode(Array("[\"EdDSA\"]".utf8)) + "." + parts[1] + "." + parts[2], "malformed token header"),
-            (Crypto.Base64URL.encode(Array("\"EdDSA\"".utf8)) + "." + parts[1] + "." + parts[2], "malformed token header"),
-            (Crypto.Base64URL.encode(Array("{\"alg\":\"EdDSA\"".utf8)) + "." + parts[1] + "." + parts[2], "malformed token header"),
-            (Crypto.Base64URL.encode([0xFF, 0xFE, 0x7B]) + "." + parts[1] + "." + parts[2], "malformed token header"),
-            (headerJSON + "." + Crypto.Base64URL.encode(Array("not json".utf8)) + "." + parts[2], "malformed token claims"),
-            (headerJSON + "." + Crypto.Base64URL.encode(Array("[1,2]".utf8)) + "." + parts[2], "malformed token claims"),
-            (headerJSON + "." + Crypto.Base64URL.encode(Array("1800000000".utf8)) + "." + parts[2], "malformed token claims"),
-            (Crypto.Base64URL.encode(Array(#"{"alg":"EdDSA","kid":7}"#.utf8)) + "." + parts[1] + "." + parts[2], "malformed token header"),
-            (Crypto.Base64URL.encode(Array(#"{"alg":"EdDSA","kid":""}"#.utf8)) + "." + parts[1] + "." + parts[2], "malformed token header"),
+            (LibCrypto.Base64URL.encode(Array("not json".utf8)) + "." + parts[1] + "." + parts[2], "malformed token header"),
+            (LibCrypto.Base64URL.encode(Array("[\"EdDSA\"]".utf8)) + "." + parts[1] + "." + parts[2], "malformed token header"),
+            (LibCrypto.Base64URL.encode(Array("\"EdDSA\"".utf8)) + "." + parts[1] + "." + parts[2], "malformed token header"),
+            (LibCrypto.Base64URL.encode(Array("{\"alg\":\"EdDSA\"".utf8)) + "." + parts[1] + "." + parts[2], "malformed token header"),
+            (LibCrypto.Base64URL.encode([0xFF, 0xFE, 0x7B]) + "." + parts[1] + "." + parts[2], "malformed token header"),
+            (headerJSON + "." + LibCrypto.Base64URL.encode(Array("not json".utf8)) + "." + parts[2], "malformed token claims"),
+            (headerJSON + "." + LibCrypto.Base64URL.encode(Array("[1,2]".utf8)) + "." + parts[2], "malformed token claims"),
+            (headerJSON + "." + LibCrypto.Base64URL.encode(Array("1800000000".utf8)) + "." + parts[2], "malformed token claims"),
+            (LibCrypto.Base64URL.encode(Array(#"{"alg":"EdDSA","kid":7}"#.utf8)) + "." + parts[1] + "." + parts[2], "malformed token header"),
+            (LibCrypto.Base64URL.encode(Array(#"{"alg":"EdDSA","kid":""}"#.utf8)) + "." + parts[1] + "." + parts[2], "malformed token header"),
             (String(repeating: "A", count: 20_000), "token too large"),
-            (parts[0] + "." + Crypto.Base64URL.encode(Array(repeating: 0x20, count: 13_000)) + "." + parts[2], "token too large"),
+            (parts[0] + "." + LibCrypto.Base64URL.encode(Array(repeating: 0x20, count: 13_000)) + "." + parts[2], "token too large"),
         ]
         for (token, reason) in cases {
             expectRejected(verifier, token, reason)

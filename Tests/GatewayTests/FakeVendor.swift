@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import HTTPTypes
+import HTTPMessages
 
 /// A vendor API on a real port of 127.0.0.1 that records requests and answers as told.
 final class FakeVendor: HTTPResponder, @unchecked Sendable {

@@ -1,8 +1,8 @@
-import Crypto
+import LibCrypto
 import Foundation
 import Gateways
-import HTTPClient
-import HTTPTypes
+import CurlClient
+import HTTPMessages
 import Testing
 import VerifyCore
 import VerifyTesting

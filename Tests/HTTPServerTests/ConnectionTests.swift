@@ -1,6 +1,6 @@
 import Dispatch
 import HTTPServer
-import HTTPTypes
+import HTTPMessages
 import Synchronization
 import Testing
 

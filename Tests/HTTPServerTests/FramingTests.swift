@@ -1,5 +1,5 @@
 import HTTPServer
-import HTTPTypes
+import HTTPMessages
 import Testing
 
 /// Request framing that two parties could read differently is refused: a request carrying both

@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 import HTTPServer
-import HTTPTypes
+import HTTPMessages
 import Synchronization
 import Testing
 

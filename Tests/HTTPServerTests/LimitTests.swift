@@ -1,5 +1,5 @@
 import HTTPServer
-import HTTPTypes
+import HTTPMessages
 import Testing
 
 @Suite("HTTPServer limits and timeouts")

@@ -1,5 +1,5 @@
 import HTTPServer
-import HTTPTypes
+import HTTPMessages
 import Testing
 
 /// Echoes what the server parsed back as headers, so the tests can see the HTTPRequest.

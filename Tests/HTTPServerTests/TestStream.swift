@@ -1,5 +1,5 @@
 import Glibc
-import HTTPTypes
+import HTTPMessages
 import Synchronization
 
 /// A body stream for tests: hands out `chunks` in order, sleeping `delay` before each, then

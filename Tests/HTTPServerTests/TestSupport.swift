@@ -1,5 +1,5 @@
 import HTTPServer
-import HTTPTypes
+import HTTPMessages
 import Synchronization
 
 /// A responder built from a closure.

@@ -1,0 +1,77 @@
+import Foundation
+import CurlClient
+import VerifyCore
+
+/// Settings of the Twilio Programmable Messaging gateway.
+public struct TwilioConfiguration: Sendable {
+    public var baseURL = "https://api.twilio.com"
+    public var accountSID: String
+    public var authToken: String
+    /// A sender number (E.164) or a Messaging Service SID (`MG…`).
+    public var from: String
+    /// Where Twilio posts status callbacks (`…/v1/webhooks/twilio/status`), if reachable.
+    public var statusCallbackURL: String?
+
+    public init(accountSID: String, authToken: String, from: String, baseURL: String = "https://api.twilio.com", statusCallbackURL: String? = nil) {
+        self.accountSID = accountSID
+        self.authToken = authToken
+        self.from = from
+        self.baseURL = baseURL
+        self.statusCallbackURL = statusCallbackURL
+    }
+}
+
+/// Sends through `POST /2010-04-01/Accounts/{AccountSid}/Messages.json` (form-encoded, HTTP Basic).
+public struct TwilioGateway: SMSGateway {
+    public let name = "twilio"
+    let configuration: TwilioConfiguration
+    let http: GatewayHTTP
+
+    /// Twilio errors about the destination itself: no other gateway would do better.
+    /// 21211 invalid To, 21214 To not reachable, 21614 not a mobile number.
+    static let destinationErrors: Set<Int64> = [21211, 21214, 21614]
+    /// This Twilio account or sender cannot reach the destination, another gateway may: 21408
+    /// region not enabled (geo permissions), 21610 the recipient sent STOP to this sender, 21612
+    /// no route for this To/From pair. Twilio works meanwhile: its circuit stays closed.
+    static let unroutableErrors: Set<Int64> = [21408, 21610, 21612]
+
+    /// `MG` and 32 hex digits: a Messaging Service, not an alphanumeric sender such as "MGM Resorts".
+    static func isMessagingServiceSID(_ from: String) -> Bool {
+        from.utf8.count == 34 && from.hasPrefix("MG") && from.utf8.dropFirst(2).allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) }
+    }
+
+    public init(configuration: TwilioConfiguration, http: GatewayHTTP) {
+        self.configuration = configuration
+        self.http = http
+    }
+
+    public func send(_ sms: SMS) -> GatewayResult {
+        let c = configuration
+        var fields = [("To", sms.to), ("Body", sms.body)]
+        fields.append(Self.isMessagingServiceSID(c.from) ? ("MessagingServiceSid", c.from) : ("From", c.from))
+        if let callback = c.statusCallbackURL { fields.append(("StatusCallback", callback)) }
+        var request = HTTPClientRequest.form(
+            url: c.baseURL + "/2010-04-01/Accounts/" + FormEncoding.percentEncode(c.accountSID) + "/Messages.json",
+            fields: fields)
+        request.basicAuth = BasicAuth(user: c.accountSID, password: c.authToken)
+        let response: HTTPClientResponse
+        switch http.send(request, gateway: name) {
+        case .failure(let failure): return failure.result
+        case .success(let r): response = r
+        }
+        let body = GatewayHTTP.json(response)
+        if response.isSuccess {
+            guard let sid = body?["sid"]?.stringValue else {
+                return .retryable(reason: "twilio: HTTP \(response.status) without a message sid", retryAfter: nil)
+            }
+            return .sent(via: name, providerMessageID: sid, status: .sent)
+        }
+        let code = body?["code"]?.intValue
+        let detail = "code \(code.map(String.init) ?? "-"): \(body?["message"]?.stringValue ?? response.text.prefix(4000).description)"
+        if let transient = GatewayHTTP.transient(response, gateway: name, detail: detail) { return transient }
+        if let code, Self.destinationErrors.contains(code) { return .permanent(reason: "twilio \(detail)") }
+        if let code, Self.unroutableErrors.contains(code) { return .unroutable(reason: "twilio \(detail)") }
+        // Credentials, sender or account problems: this gateway cannot send now, another may.
+        return .retryable(reason: "twilio: HTTP \(response.status) \(detail)", retryAfter: nil)
+    }
+}

@@ -1,0 +1,80 @@
+import LibCrypto
+import Foundation
+import CurlClient
+import VerifyCore
+
+/// Settings of the generic HTTPS webhook gateway.
+public struct WebhookConfiguration: Sendable {
+    public var url: String
+    /// Standard Webhooks secret: `whsec_` + base64 of the key (or any other string, used as is).
+    public var secret: String
+
+    public init(url: String, secret: String) {
+        self.url = url
+        self.secret = secret
+    }
+
+    /// The HMAC key the secret stands for.
+    public var key: [UInt8] {
+        if secret.hasPrefix("whsec_"), let data = Data(base64Encoded: String(secret.dropFirst(6))) { return [UInt8](data) }
+        return Array(secret.utf8)
+    }
+}
+
+/// POSTs `{to, body, code, verification_id, purpose, locale, message_id}` as JSON, signed per the
+/// Standard Webhooks spec (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`),
+/// so any provider can be plugged in. Contract: 2xx = accepted; 408, 429 and 5xx = try later;
+/// 401, 403 and 404 = this endpoint is misconfigured (fail over); other 4xx = the message is
+/// refused for good.
+public struct WebhookGateway: SMSGateway {
+    public let name = "webhook"
+    let configuration: WebhookConfiguration
+    let http: GatewayHTTP
+    let clock: any Clock
+
+    public init(configuration: WebhookConfiguration, http: GatewayHTTP, clock: any Clock) {
+        self.configuration = configuration
+        self.http = http
+        self.clock = clock
+    }
+
+    public func send(_ sms: SMS) -> GatewayResult {
+        let payload: JSONValue = [
+            "to": .string(sms.to), "body": .string(sms.body), "code": .string(sms.code),
+            "verification_id": .string(sms.verificationID), "purpose": .string(sms.purpose.rawValue),
+            "locale": .optional(sms.locale), "message_id": .string(sms.messageID),
+        ]
+        let body = payload.encoded()
+        let timestamp = String(Int64(clock.now().timeIntervalSince1970))
+        let signature = Self.signature(key: configuration.key, id: sms.messageID, timestamp: timestamp, body: body)
+        let request = HTTPClientRequest.json(url: configuration.url, body: body, headers: [
+            (name: "webhook-id", value: sms.messageID), (name: "webhook-timestamp", value: timestamp),
+            (name: "webhook-signature", value: signature),
+        ])
+        let response: HTTPClientResponse
+        switch http.send(request, gateway: name) {
+        case .failure(let failure): return failure.result
+        case .success(let r): response = r
+        }
+        if response.isSuccess {
+            let reply = GatewayHTTP.json(response)
+            let id = reply?["id"]?.stringValue ?? reply?["message_id"]?.stringValue
+            return .sent(via: name, providerMessageID: id, status: .sent)
+        }
+        // Bounded here; the delivery worker scrubs it, then cuts it to its stored length.
+        let detail = "webhook: HTTP \(response.status) \(response.text.prefix(4000))"
+        if let transient = GatewayHTTP.transient(response, gateway: name, detail: "") { return transient }
+        // Only a 4xx other than the endpoint's own setup (auth, path) says "this message is refused";
+        // a redirect or anything else is a misconfigured endpoint another gateway may not share.
+        if [401, 403, 404].contains(response.status) || !(400..<500).contains(response.status) {
+            return .retryable(reason: detail, retryAfter: nil)
+        }
+        return .permanent(reason: detail)
+    }
+
+    /// `v1,` + base64(HMAC-SHA256(key, "{id}.{timestamp}.{body}")).
+    public static func signature(key: [UInt8], id: String, timestamp: String, body: [UInt8]) -> String {
+        let signed = Array("\(id).\(timestamp).".utf8) + body
+        return "v1," + Data(HMAC.sha256(key: key, data: signed)).base64EncodedString()
+    }
+}
