@@ -1,7 +1,7 @@
 import API
 import Testing
 
-/// Web apps calling the client endpoints from the browser (SPEC: "directly or through their backend").
+/// Web apps calling the client endpoints from the browser (docs/API.md: "directly or through their backend").
 @Suite struct CORSTests {
     let origin = "https://app.example.com"
 

@@ -16,7 +16,7 @@ import VerifyTesting
         let readyz = down.call("GET", "/readyz")
         #expect(readyz.status == 503)
         #expect(readyz.errorCode == "unavailable")
-        // Every gateway down: /readyz says so (SPEC: store and gateway reachable), while the load
+        // Every gateway down: /readyz says so (docs/OPERATIONS.md: store and gateway reachable), while the load
         // balancers' variant keeps the replica serving checks, JWKS and introspection.
         let vendorDown = APITestHarness(gatewaysUp: false)
         #expect(vendorDown.call("GET", "/readyz").status == 503)

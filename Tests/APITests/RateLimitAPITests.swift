@@ -78,7 +78,7 @@ import VerifyTesting
         #expect(h.call("PUT", "/v1/admin/fraud/country:GB", json: #"{"action":"maybe"}"#, headers: auth).status == 400)
     }
 
-    /// SPEC: every 429 carries `RateLimit-Policy` and `RateLimit`, also the per-verification ones.
+    /// docs/ABUSE.md: every 429 carries `RateLimit-Policy` and `RateLimit`, also the per-verification ones.
     @Test func every429CarriesRateLimitFields() throws {
         let h = APITestHarness(adminKey: "admin-key-0123456789")
         let id = try #require(h.start().json["id"]?.stringValue)

@@ -170,7 +170,7 @@ import VerifyCore
         }
     }
 
-    /// SPEC: session tokens are checked for `iss` and `aud`; production refuses MFA without either.
+    /// docs/MFA.md: session tokens are checked for `iss` and `aud`; production refuses MFA without either.
     @Test func productionMFANeedsTheSessionTokensIssuerAndAudience() {
         func problems(_ extra: [String: String]) -> [String] {
             var env = ["PHONE_VERIFY_MODE": "production", "PHONE_VERIFY_AUTH_CORE_HS256_SECRET": "0123456789abcdef0123456789abcdef"]

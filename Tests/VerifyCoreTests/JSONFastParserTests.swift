@@ -53,7 +53,7 @@ import Testing
         #expect((try? JSONValue.parse(Array(text.utf8))) == (lenient ? nil : (try? JSONValue.parseWithFoundation(Array(text.utf8)))))
     }
 
-    /// SPEC: malformed JSON is a 400, whatever Foundation tolerates.
+    /// docs/ERRORS.md: malformed JSON is a 400, whatever Foundation tolerates.
     @Test func foundationsLeniencesAreRefused() {
         for text in ["[1,]", #"{"a":1,}"#, #"{"phone_number":"+1","a":[1,],"b":2.5}"#, "[1.5,,]", #"{"a":2.5 /* c */}"#, "NaN", "[Infinity]"] {
             #expect((try? JSONValue.parse(Array(text.utf8))) == nil, "\(text)")

@@ -83,7 +83,7 @@ import VerifyTesting
         #expect(try t.service.get(id: b.id, purposes: [.mfaEnroll]).status == .pending)
     }
 
-    /// SPEC: the step-up credential is for the same `sub` and `sid` as the challenge.
+    /// docs/MFA.md: the step-up credential is for the same `sub` and `sid` as the challenge.
     @Test func aChallengeIsVerifiedOnlyInItsOwnSession() throws {
         let factor = try enrolled(alice)
         let (challenge, _) = try mfa.challenge(alice, factorID: factor.id, locale: nil, clientIP: "x")

@@ -25,7 +25,7 @@ extension Configuration {
         if authCore.isConfigured && authCore.issuer == nil {
             reader.problem("PHONE_VERIFY_AUTH_CORE_ISSUER", "is required in production mode when MFA is configured")
         }
-        // SPEC: session tokens are checked for `aud` too. Without it, any token of the main
+        // docs/MFA.md: session tokens are checked for `aud` too. Without it, any token of the main
         // auth server (an ID token minted for a third-party client) would pass as a session.
         if authCore.isConfigured && authCore.audience == nil {
             reader.problem("PHONE_VERIFY_AUTH_CORE_AUDIENCE", "is required in production mode when MFA is configured")

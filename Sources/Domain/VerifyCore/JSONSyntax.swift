@@ -1,6 +1,6 @@
 /// RFC 8259's grammar, checked on the bytes before Foundation reads the values of a document the
 /// fast parser left to it: Foundation is lenient (trailing commas, UTF-16 and UTF-32 text), and
-/// SPEC says malformed JSON is a 400. Values are not built here.
+/// Malformed JSON is a 400 (docs/ERRORS.md, `invalid_request`). Values are not built here.
 struct JSONSyntax {
     /// Foundation's own nesting limit.
     static let maxDepth = 512

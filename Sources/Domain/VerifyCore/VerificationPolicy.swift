@@ -1,4 +1,4 @@
-/// Tunable rules of the verification lifecycle (SPEC.md "Policies and defaults").
+/// Tunable rules of the verification lifecycle (docs/ABUSE.md and docs/API.md: policies and defaults).
 public struct VerificationPolicy: Sendable, Equatable {
     public var codeLength: Int = 6
     /// Seconds a code stays valid.

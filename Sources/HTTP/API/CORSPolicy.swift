@@ -1,7 +1,7 @@
 import HTTPMessages
 
 /// Cross-origin access for web apps that call the client endpoints straight from the browser
-/// (SPEC: client apps request and confirm codes "directly or through their backend").
+/// (docs/API.md: client apps request and confirm codes directly or through their backend).
 ///
 /// Only the endpoints a browser client uses are opened: verifications (start, resend, check, read,
 /// cancel) and MFA. Admin, introspection, vendor callbacks, metrics and `/v2` (server-to-server)

@@ -31,7 +31,7 @@ public enum JSONResponse {
                 "WWW-Authenticate",
                 "Bearer error=\"insufficient_user_authentication\", error_description=\"A recent step-up authentication is required\", acr_values=\"aal2\"\(maxAge)")
         }
-        // `details` is always there (SPEC's one error shape), empty when there is nothing to add.
+        // `details` is always there (the one error shape of docs/ERRORS.md), empty when there is nothing to add.
         let members: [JSONMember] = [
             JSONMember("code", .string(error.code.rawValue)), JSONMember("message", .string(error.message)),
             JSONMember("details", .object(error.details.keys.sorted().map { JSONMember($0, error.details[$0]!) })),
