@@ -16,6 +16,7 @@ enum CeilingCommand {
 
     /// One transaction per request on one shared connection behind a lock: no group commit.
     final class SQLiteResponder: HTTPResponder, @unchecked Sendable {
+        // @unchecked: `connection` and `counter` are only touched with `lock` held.
         let connection: Connection
         let lock = NSLock()
         var counter: Int64 = 0

@@ -4,6 +4,7 @@ import HTTPMessages
 /// Lets the server bind (and learn a port-0 port) before the API that needs the issuer URL
 /// exists. Until set, every request gets 503.
 final class LateBoundResponder: HTTPResponder, @unchecked Sendable {
+    // @unchecked: `target` is only touched with `lock` held.
     private let lock = NSLock()
     private var target: (any HTTPResponder)?
 

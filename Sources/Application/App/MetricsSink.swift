@@ -5,7 +5,7 @@ import Telemetry
 import VerifyCore
 
 /// Turns domain events into Prometheus metrics, and registers the gauges read on scrape.
-final class MetricsSink: EventSink, @unchecked Sendable {
+final class MetricsSink: EventSink, Sendable {
     let registry: MetricsRegistry
     private let verifications: Counter
     private let checks: Counter

@@ -3,6 +3,7 @@ import Foundation
 
 /// Turns SIGTERM / SIGINT into a blocking wait, so the main thread can shut down in order.
 final class SignalWaiter: @unchecked Sendable {
+    // @unchecked: `sources` and `received` are only touched with `lock` held; the semaphore is thread-safe.
     private let semaphore = DispatchSemaphore(value: 0)
     private var sources: [DispatchSourceSignal] = []
     private let lock = NSLock()

@@ -26,12 +26,16 @@ extension DevMessageLog {
 
 extension DevMessageFeed {
     /// A default on top of `wait(after:timeout:)`: wakes on every message and looks again.
+    /// The timeout is how long a caller blocks, so it is measured on the monotonic clock: not the
+    /// wall clock (which can jump) and not the domain's injected `Clock` (which dates records, and
+    /// which a test may hold still while a thread waits).
     public func waitForMessages(to phoneNumber: String?, verificationID: String?, limit: Int, timeout: TimeInterval) -> [DevMessage] {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .milliseconds(Int64((max(0, timeout) * 1000).rounded(.up)))
         var seen = count
         while true {
             let found = messages(to: phoneNumber, verificationID: verificationID, limit: limit)
-            let left = deadline.timeIntervalSinceNow
+            let remaining = ContinuousClock.now.duration(to: deadline).components
+            let left = Double(remaining.seconds) + Double(remaining.attoseconds) / 1e18
             if !found.isEmpty || left <= 0 || (phoneNumber == nil && verificationID == nil) { return found }
             seen = wait(after: seen, timeout: left)
         }

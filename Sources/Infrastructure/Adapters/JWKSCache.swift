@@ -15,6 +15,7 @@ import VerifyCore
 /// unknown `kid` wait for the fetch in flight (bounded by the request timeout) instead of
 /// starting another. Blocking: meant for HTTP worker threads, never the cooperative pool.
 final class JWKSCache: @unchecked Sendable {
+    // @unchecked: the key lists and refresh bookkeeping are only touched with `condition` held.
     /// Timeouts of one JWKS request.
     static let requestTimeoutSeconds = 5.0
     static let connectTimeoutSeconds = 3.0

@@ -8,6 +8,7 @@ import VerifyCore
 /// active key is a new one that `reload` can provide (the development key file), signing
 /// switches to it too.
 public final class StoreKeyRing: KeyRing, @unchecked Sendable {
+    // @unchecked: `signer` and the published keys are only touched with `lock` held; `refreshing` lets one caller refresh at a time.
     private let store: any SigningKeyStore
     private let clock: any Clock
     private let refreshInterval: TimeInterval

@@ -4,6 +4,7 @@ import VerifyCore
 /// Stops calling a failing gateway: opens after `threshold` consecutive failures, lets one trial
 /// call through after `cooldown` seconds (half-open), and closes again on a success.
 public final class CircuitBreaker: @unchecked Sendable {
+    // @unchecked: the breaker's state is only touched with `lock` held.
     public enum State: String, Sendable { case closed, open, halfOpen = "half_open" }
 
     private let lock = NSLock()

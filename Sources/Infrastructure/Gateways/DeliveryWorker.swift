@@ -6,6 +6,7 @@ import VerifyCore
 /// sealed payloads, hands them to the gateway, and records each outcome. Pending messages
 /// left by a crash are due at once, so they go out right after start-up.
 public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
+    // @unchecked: every `var` is only touched with `condition` (or, for the keeper's state, `keeperCondition`) held; the rest is immutable.
     let outbox: any OutboxStore
     let gateway: any SMSGateway
     let sealer: any MessageSealer

@@ -9,6 +9,7 @@ import VerifyCore
 /// lookup for one number does not scan the whole log; a caller waiting for a message to one
 /// number or verification is woken by that message only.
 public final class DevInbox: DevMessageLog, @unchecked Sendable {
+    // @unchecked: the ring, the index by number and the waiters are only touched with `lock` (an NSCondition) held.
     private let lock = NSCondition()
     private var ring: [DevMessage?]
     /// Index in `ring` of the oldest kept message.

@@ -2,6 +2,7 @@ import Foundation
 
 /// Keeps records in memory (tests, and tests proving nothing secret is logged).
 public final class CapturingLogHandler: LogHandler, @unchecked Sendable {
+    // @unchecked: the records are only touched with `lock` held.
     private let lock = NSLock()
     private var stored: [LogRecord] = []
 

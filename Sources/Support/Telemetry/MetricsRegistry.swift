@@ -4,6 +4,7 @@ import Foundation
 /// format (version 0.0.4). Label values must come from bounded sets (route templates, country
 /// codes, gateway names): never raw paths or phone numbers.
 public final class MetricsRegistry: @unchecked Sendable {
+    // @unchecked: `families` and `collectors` are only touched with `lock` held.
     private let lock = NSLock()
     private var families: [MetricFamily] = []
     private var collectors: [@Sendable () -> Void] = []
@@ -59,6 +60,7 @@ protocol MetricFamily: AnyObject {
 
 /// Shared storage of the metric kinds: label values → value.
 public class LabeledValues<Value>: @unchecked Sendable {
+    // @unchecked: `values` is only touched with `lock` held; everything else is immutable.
     let name: String
     let help: String
     let labelNames: [String]
@@ -104,6 +106,7 @@ extension LabeledValues where Value == Double {
 
 /// A monotonically increasing count.
 public final class Counter: LabeledValues<Double>, MetricFamily, @unchecked Sendable {
+    // @unchecked: LabeledValues' lock guards its values; this subclass adds only immutable state.
     public func increment(_ labels: [String] = [], by amount: Double = 1) {
         lock.lock()
         values[labels, default: 0] += amount
@@ -115,6 +118,7 @@ public final class Counter: LabeledValues<Double>, MetricFamily, @unchecked Send
 
 /// A value that goes up and down.
 public final class Gauge: LabeledValues<Double>, MetricFamily, @unchecked Sendable {
+    // @unchecked: LabeledValues' lock guards its values; this subclass adds only immutable state.
     public func set(_ value: Double, _ labels: [String] = []) {
         lock.lock()
         values[labels] = value
@@ -126,6 +130,7 @@ public final class Gauge: LabeledValues<Double>, MetricFamily, @unchecked Sendab
 
 /// Observations in cumulative buckets, with sum and count.
 public final class Histogram: LabeledValues<Histogram.Cells>, MetricFamily, @unchecked Sendable {
+    // @unchecked: LabeledValues' lock guards its values; this subclass adds only immutable state.
     public static let defaultBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
     let buckets: [Double]
 

@@ -54,6 +54,7 @@ public struct FakePhoneParser: PhoneNumberParser {
 
 /// Counts wake-ups instead of waking a worker.
 public final class CountingNotifier: DeliveryNotifier, @unchecked Sendable {
+    // @unchecked: its counters and records are only touched with `lock` held.
     private let lock = NSLock()
     private var value = 0
     public init() {}
@@ -67,6 +68,7 @@ public final class CountingNotifier: DeliveryNotifier, @unchecked Sendable {
 
 /// Records every SMS and answers with scripted results (default: sent).
 public final class RecordingGateway: SMSGateway, @unchecked Sendable {
+    // @unchecked: its counters and records are only touched with `lock` held.
     public let name: String
     private let lock = NSLock()
     private var script: [GatewayResult]

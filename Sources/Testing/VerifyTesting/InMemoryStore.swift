@@ -4,6 +4,7 @@ import VerifyCore
 /// An in-memory store for domain unit tests: writes are serialised and atomic (a body that
 /// throws leaves nothing behind), like the real stores.
 public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRedemptionStore, @unchecked Sendable {
+    // @unchecked: `state` and `commits` are only touched with `lock` held; a transaction works on its own copy.
     struct State {
         var verifications: [String: Verification] = [:]
         var messages: [OutboxMessage] = []

@@ -1,24 +1,20 @@
 import Foundation
+import Synchronization
 import VerifyCore
 
 /// A clock tests move by hand.
-public final class ManualClock: Clock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+public final class ManualClock: Clock, Sendable {
+    private let current: Mutex<Date>
 
     public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = start
+        current = Mutex(start)
     }
 
     public func now() -> Date {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
+        current.withLock { $0 }
     }
 
     public func advance(_ seconds: TimeInterval) {
-        lock.lock()
-        current = current.addingTimeInterval(seconds)
-        lock.unlock()
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 }

@@ -3,6 +3,7 @@ import VerifyCore
 
 /// Keeps every domain event, in order.
 public final class RecordingEvents: EventSink, @unchecked Sendable {
+    // @unchecked: `events` is only touched with `lock` held.
     private let lock = NSLock()
     private var stored: [DomainEvent] = []
 

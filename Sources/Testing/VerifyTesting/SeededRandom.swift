@@ -1,20 +1,20 @@
 import Foundation
+import Synchronization
 import VerifyCore
 
 /// Deterministic randomness (SplitMix64) for reproducible tests. Never for production.
-public final class SeededRandom: RandomSource, @unchecked Sendable {
-    private let lock = NSLock()
-    private var state: UInt64
+public final class SeededRandom: RandomSource, Sendable {
+    private let state: Mutex<UInt64>
 
     public init(seed: UInt64 = 42) {
-        state = seed
+        state = Mutex(seed)
     }
 
     private func nextUInt64() -> UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
+        var z = state.withLock { state in
+            state &+= 0x9E37_79B9_7F4A_7C15
+            return state
+        }
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
