@@ -50,14 +50,13 @@ extension HTTPServer {
             headerDeadlines.headComplete(connection)
             let state = RequestState()
             requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
-            if ConnectionReader.header("Transfer-Encoding", of: connection) != nil,
-               ConnectionReader.header("Content-Length", of: connection) != nil {
-                // RFC 9112 §6.3: ambiguous framing (a request-smuggling precondition: a proxy may
-                // frame by the other header). Refused before any body is read, and the
-                // connection is closed because where the next request starts is unknown.
+            if let problem = FramingCheck.problem(ConnectionReader.headers(of: connection).fields) {
+                // Ambiguous framing (a request-smuggling precondition: a proxy may frame the body
+                // another way). Refused before any body is read, and the connection is closed
+                // because where the next request starts is unknown.
                 state.responded = true
                 state.discarding = true
-                return send(ResponseWriter.ambiguousFraming(), on: connection, close: true)
+                return send(ResponseWriter.ambiguousFraming(problem), on: connection, close: true)
             }
             if let length = ConnectionReader.header("Content-Length", of: connection),
                let announced = UInt64(length.trimmingASCIISpaces()), announced > UInt64(limit) {

@@ -10,11 +10,10 @@ enum ResponseWriter {
         serverError(413, #"{"error":{"code":"payload_too_large","message":"request body exceeds \#(limit) bytes","details":{}}}"#)
     }
 
-    /// The fixed 400 answer for a head with both `Content-Length` and `Transfer-Encoding`.
-    static func ambiguousFraming() -> HTTPResponse {
-        serverError(
-            400,
-            #"{"error":{"code":"invalid_request","message":"a request must not carry both Content-Length and Transfer-Encoding","details":{}}}"#)
+    /// The 400 answer for a head whose body framing is ambiguous (see ``FramingCheck``).
+    static func ambiguousFraming(_ problem: String) -> HTTPResponse {
+        // `problem` is one of FramingCheck's fixed sentences (no quotes or backslashes to escape).
+        serverError(400, #"{"error":{"code":"invalid_request","message":""# + problem + #"","details":{}}}"#)
     }
 
     /// A JSON error in the API's shape, answered before any responder runs, so it makes its own
