@@ -7,7 +7,8 @@ import Testing
     @Test(arguments: [("127.0.0.1", 200), ("127.8.9.10", 200), ("::1", 200), ("10.0.0.5", 404), ("203.0.113.7", 404), ("2001:db8::1", 404)])
     func onlyLoopbackPeersReachTheDevEndpoints(peer: String, status: Int) {
         let h = APITestHarness()
-        for path in ["/dev/messages", "/dev/inbox"] {
+        // Empty segments are read as the router reads them: `//dev/messages` is `/dev/messages`.
+        for path in ["/dev/messages", "/dev/inbox", "//dev/messages", "///dev/messages/", "/dev//inbox"] {
             #expect(h.call("GET", path, peer: peer).status == status, "\(path) from \(peer)")
         }
         let other = h.call("GET", "/dev/other", peer: peer)

@@ -12,9 +12,10 @@ public struct DevAccess: Sendable {
 
     static let loopback = ["127.0.0.0/8", "::1/128", "::ffff:127.0.0.0/104"].compactMap(CIDR.init)
 
-    /// Whether `path` is a development endpoint (anything under `/dev`).
+    /// Whether `path` is a development endpoint (anything under `/dev`), read as the router reads
+    /// it: empty segments do not count, so `//dev/messages` is guarded like `/dev/messages`.
     static func guards(_ path: String) -> Bool {
-        path == "/dev" || path.hasPrefix("/dev/")
+        path.split(separator: "/", omittingEmptySubsequences: true).first == "dev"
     }
 
     /// Whether a request for `path` from `client` (resolved address) may be answered.
