@@ -87,6 +87,16 @@ import VerifyTesting
         #expect(missing?.code == .notFound)
     }
 
+    /// An approval the caller declares proves nothing about the destination: it must not count as
+    /// a conversion, or any tenant could lift the fraud guard's pause for free.
+    @Test func approvingWithoutACodeIsNoConversion() throws {
+        let t = TestService()
+        let v = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
+        _ = try t.service.approve(id: v.id)
+        let counts = try t.store.read { try $0.fraudStats(since: Date(timeIntervalSince1970: 0)) }
+        #expect(counts.allSatisfy { $0.sent == 1 && $0.approved == 0 } && !counts.isEmpty)
+    }
+
     @Test func serverCallersSkipPerIPLimitsOnly() throws {
         let limits = try RateLimits.defaults.overridden(by: "ip_send=1/10m;ip_check=1/10m")
         var fraud = FraudPolicy()

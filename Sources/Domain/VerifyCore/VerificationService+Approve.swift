@@ -3,7 +3,9 @@ import Foundation
 extension VerificationService {
     /// Approves a pending verification without a code (the Twilio-compatible API's
     /// `Status=approved`, for codes checked elsewhere, e.g. custom codes). The same refusals as
-    /// a check: not found, already used, max attempts, expired. No credential is issued.
+    /// a check: not found, already used, max attempts, expired. No credential is issued, and no
+    /// conversion is counted for the fraud guard: an approval the caller declares proves nothing
+    /// about the destination, and counting it would let any tenant lift a pause for free.
     public func approve(id: String, purposes: Set<Purpose> = [.signIn]) throws -> Verification {
         let now = clock.now()
         let protection = self.protection
@@ -12,14 +14,11 @@ extension VerificationService {
                 throw VerifyError.notFound(id)
             }
             try Self.requireUsable(v, now: now)
-            let isTestNumber = try protection.testNumbers.code(for: v.phoneNumber, now: now) != nil
+            _ = try protection.testNumbers.code(for: v.phoneNumber, now: now)  // an expired test number is refused
             v.storedStatus = .approved
             v.approvedAt = now
             try tx.update(v)
             try tx.supersedeQueuedMessages(verificationID: v.id, reason: "verification approved", now: now)
-            if !isTestNumber {  // nothing was sent: no conversion for the fraud guard
-                try protection.fraud.recordApproval(keys: protection.fraudKeys(phone: v.phoneNumber, region: v.region), now: now, in: tx)
-            }
             return v
         }
         notifier.messagesSuperseded(verificationID: approved.id)
