@@ -124,7 +124,7 @@ import VerifyTesting
         let started = h.call("POST", "/v1/verifications", json: #"{"phone_number":"+15555550123"}"#, headers: stranger)
         let id = started.json["id"]?.stringValue ?? ""
         let wrong = try h.t.lastCode(for: id) == "000000" ? "111111" : "000000"
-        #expect(h.call("POST", "/v1/verifications/\(id)/check", json: "{\"code\":\"\(wrong)\"}", headers: stranger).status == 422)
+        for _ in 0..<2 { #expect(h.call("POST", "/v1/verifications/\(id)/check", json: "{\"code\":\"\(wrong)\"}", headers: stranger).status == 422) }
         let waiting = h.call("POST", "/v1/verifications/\(id)/check", json: "{\"code\":\"\(wrong)\"}", headers: stranger)
         #expect(waiting.status == 429 && waiting.headers["Retry-After"] == "30")
         #expect(waiting.json["error"]?["details"]?["scope"] == "phone_lockout")
@@ -138,7 +138,7 @@ import VerifyTesting
         #expect(listed.status == 200)
         #expect(listed.json["lockouts"].map { if case .array(let a) = $0 { a.count } else { 0 } } == 1)
         let lockout = listed.json["lockouts"].flatMap { if case .array(let a) = $0 { a.first } else { nil } }
-        #expect(lockout?["phone_number"] == "+15555550123" && lockout?["requester"] == "203.0.113.9" && lockout?["failures"] == 1)
+        #expect(lockout?["phone_number"] == "+15555550123" && lockout?["requester"] == "203.0.113.9" && lockout?["failures"] == 2)
         #expect(lockout?["locked_until"] == .string(RFC3339.format(h.t.clock.now().addingTimeInterval(30))))
         #expect(h.call("DELETE", "/v1/admin/lockouts/15555550123", headers: admin).errorCode == "invalid_phone_number")
         let cleared = h.call("DELETE", "/v1/admin/lockouts/%2B15555550123", headers: admin)

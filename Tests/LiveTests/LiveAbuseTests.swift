@@ -53,7 +53,7 @@ import VerifyCore
     }
 
     @Test func lockoutAfterFailedChecks() throws {
-        let server = try LiveServer(environment: ["PHONE_VERIFY_LIMITS": "phone_failed_check=3/1d"])
+        let server = try LiveServer(environment: ["PHONE_VERIFY_LIMITS": "phone_failed_check=2/1d"])
         defer { server.stop() }
         let phone = "+61412345678"
         let id = try #require(try server.call("POST", "/v1/verifications", json: #"{"phone_number":"\#(phone)"}"#).json["id"]?.stringValue)

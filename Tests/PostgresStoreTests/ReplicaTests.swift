@@ -101,7 +101,7 @@ struct ReplicaTests {
     }
 
     @Test func theLockoutCountsFailuresAcrossVerificationsAndReplicasExactly() throws {
-        let pair = try Pair(protection: Self.limits([.phoneFailedCheck: [LimitRule(quota: 3, window: 86_400)]]))
+        let pair = try Pair(protection: Self.limits([.phoneFailedCheck: [LimitRule(quota: 2, window: 86_400)]]))
         var targets: [(id: String, bad: String)] = []
         for i in 0..<4 {
             let started = try pair.service(i).start(StartRequest(phoneNumber: "+15555550103"))

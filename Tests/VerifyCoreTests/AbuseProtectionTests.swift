@@ -49,7 +49,7 @@ import VerifyTesting
         let v = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "a")).verification
         _ = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "b"))
         let wrong = try t.lastCode(for: v.id) == "000000" ? "111111" : "000000"
-        _ = refusal { _ = try t.service.check(id: v.id, code: wrong) }
+        for _ in 0..<2 { _ = refusal { _ = try t.service.check(id: v.id, code: wrong) } }
         let error = refusal { _ = try t.service.start(StartRequest(phoneNumber: "+15555550123", clientIP: "c")) }
         #expect(error?.rateLimit?.policy == "phone_send_1d")
         #expect(error?.retryAfter == 86_400)
@@ -78,7 +78,7 @@ import VerifyTesting
     @Test func aLockedOutNumberGetsNoResendOnAnOlderVerification() throws {
         var policy = VerificationPolicy()
         policy.resendCooldown = 0
-        let t = TestService(policy: policy, protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: "phone_failed_check=2/1d")))
+        let t = TestService(policy: policy, protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: "phone_failed_check=1/1d")))
         let older = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
         let newer = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
         for _ in 0..<2 { _ = try? t.service.check(id: newer.id, code: "000000") }
@@ -128,7 +128,7 @@ import VerifyTesting
     }
 
     @Test func lockoutAlsoRefusesChecksOfPendingVerifications() throws {
-        let t = try service("phone_failed_check=2/1d")
+        let t = try service("phone_failed_check=1/1d")
         let keep = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
         let v = try t.service.start(StartRequest(phoneNumber: "+15555550123")).verification
         let wrong = try t.lastCode(for: v.id) == "000000" ? "111111" : "000000"

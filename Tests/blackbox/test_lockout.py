@@ -22,9 +22,9 @@ def test_a_stranger_cannot_lock_the_owner_out_of_sign_in_or_step_up(data_dir):
     env = {"PHONE_VERIFY_AUTH_CORE_JWKS_URL": auth.url, "PHONE_VERIFY_AUTH_CORE_ISSUER": ISSUER,
            "PHONE_VERIFY_AUTH_CORE_AUDIENCE": AUDIENCE, "PHONE_VERIFY_TRUSTED_PROXIES": "127.0.0.1/32",
            "PHONE_VERIFY_ADMIN_API_KEYS": ADMIN,
-           # Ten free wrong codes per requester (the old per-number default): the stranger's attack of
-           # the security review (two starts, five wrong codes each) runs without waiting.
-           "PHONE_VERIFY_LIMITS": "phone_failed_check=10/1d"}
+           # Nine free wrong codes per requester: the stranger's attack of the security review (two
+           # starts, five wrong codes each) runs without waiting, and its tenth wrong code waits.
+           "PHONE_VERIFY_LIMITS": "phone_failed_check=9/1d"}
     server = Server(data_dir, env).start()
     try:
         alice = auth.token("user-alice", sid="sess-a", amr=("pwd",))
@@ -104,7 +104,7 @@ def test_a_stranger_using_up_the_numbers_quota_does_not_block_step_up(data_dir):
 
 
 def test_lockout_command_lists_and_clears(data_dir):
-    env = {"PHONE_VERIFY_TRUSTED_PROXIES": "127.0.0.1/32", "PHONE_VERIFY_LIMITS": "phone_failed_check=2/1d"}
+    env = {"PHONE_VERIFY_TRUSTED_PROXIES": "127.0.0.1/32", "PHONE_VERIFY_LIMITS": "phone_failed_check=1/1d"}
     server = Server(data_dir, env).start()
     try:
         status, _, started = server.request("POST", "/v1/verifications", {"phone_number": PHONE}, headers=STRANGER)

@@ -35,9 +35,9 @@ public struct LockoutPolicy: Sendable, Equatable {
 
     /// Seconds to wait after the `failures`-th failure in the window (0 while within the free ones).
     public func backoff(afterFailures failures: Int) -> Int {
-        guard failures >= freeFailures else { return 0 }
+        guard failures > freeFailures else { return 0 }
         var wait = max(1, initialBackoff)
-        for _ in 0..<(failures - freeFailures) {
+        for _ in 0..<(failures - freeFailures - 1) {
             if wait >= maxBackoff { break }
             wait *= 2
         }
@@ -52,7 +52,7 @@ public struct LockoutPolicy: Sendable, Equatable {
             wait *= 2
             doublings += 1
         }
-        return freeFailures + doublings + 1
+        return freeFailures + doublings + 2
     }
 
     /// Failures of a log still counted at `now` (Unix ms), oldest first.
@@ -70,8 +70,8 @@ public struct LockoutPolicy: Sendable, Equatable {
             return LimitStatus(rule: rule, remaining: 0, resetSeconds: Int(max(1, (last + wait - now + 999) / 1000)))
         }
         let reset = failures.first.map { Int(max(1, ($0 + Int64(window) * 1000 - now + 999) / 1000)) } ?? 0
-        // Past the free failures but not waiting: one more check may pass, and its failure waits.
-        return LimitStatus(rule: rule, remaining: max(failures.count >= freeFailures ? 1 : 0, freeFailures - failures.count), resetSeconds: reset)
+        // At or past the free failures but not waiting: one more check may pass, and its failure waits.
+        return LimitStatus(rule: rule, remaining: max(1, freeFailures - failures.count), resetSeconds: reset)
     }
 
     /// The log after one more failure at `now`.
