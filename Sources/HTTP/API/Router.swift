@@ -23,7 +23,7 @@ public struct RouteContext: Sendable {
     }
 }
 
-/// A route handler. Throwing a `VerifyError` (or `APIError`) becomes the error response.
+/// A route handler. Throwing a `VerifyError` becomes the error response.
 public typealias RouteHandler = @Sendable (HTTPRequest, RouteContext) throws -> HTTPResponse
 
 /// Maps method + path (with `{name}` parameters) to handlers; tells 404 from 405.

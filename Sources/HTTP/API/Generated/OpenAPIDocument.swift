@@ -3597,7 +3597,7 @@ public enum OpenAPIDocument {
           "unavailable",
           "internal_error"
         ],
-        "description": "Stable, machine-readable error codes (Sources/VerifyCore/VerifyError.swift; statuses in docs/ERRORS.md)."
+        "description": "Stable, machine-readable error codes (Sources/Domain/VerifyCore/VerifyError.swift; statuses in docs/ERRORS.md)."
       },
       "Error": {
         "type": "object",
