@@ -6,7 +6,7 @@ import VerifyCore
 /// Settings of the generic HTTPS webhook gateway.
 public struct WebhookConfiguration: Sendable {
     public var url: String
-    /// Standard Webhooks secret: `whsec_` + base64 of the key (or any other string, used as is).
+    /// Standard Webhooks secret (`WebhookSecret`): `whsec_` + base64 of the key, or any other string.
     public var secret: String
 
     public init(url: String, secret: String) {
@@ -14,10 +14,10 @@ public struct WebhookConfiguration: Sendable {
         self.secret = secret
     }
 
-    /// The HMAC key the secret stands for.
+    /// The HMAC key the secret stands for. A `whsec_` secret that is not base64 never gets here
+    /// from the configuration (it is refused); one built in code is used as plain text.
     public var key: [UInt8] {
-        if secret.hasPrefix("whsec_"), let data = Data(base64Encoded: String(secret.dropFirst(6))) { return [UInt8](data) }
-        return Array(secret.utf8)
+        WebhookSecret(secret).key ?? Array(secret.utf8)
     }
 }
 
