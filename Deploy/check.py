@@ -4,9 +4,9 @@
     python3 Deploy/check.py            # from the repository root (needs PyYAML)
 
 Always: every YAML file parses (multi-document), the Grafana dashboard is valid JSON with sane
-panels and only known metrics, every PHONE_VERIFY_* name used in Deploy/ is a real setting
-(Sources/Application/App/Settings.swift), the Kubernetes manifests have their required fields and consistent
-cross-references (selectors, ports, ConfigMap/Secret/volume names, kustomization resources),
+panels and only known metrics, every PHONE_VERIFY_* name used in Deploy/ is a real setting (the
+settings table, Sources/Application/App/Settings+*.swift), the Kubernetes manifests have their
+required fields and consistent cross-references (selectors, ports, ConfigMap/Secret/volume names, kustomization resources),
 the compose file's replicas, load balancer, trusted proxy and Prometheus targets agree, and every
 alert has severity, summary, description and a runbook link into docs/OPERATIONS.md.
 
@@ -81,10 +81,13 @@ def metric_names(expr: str) -> set[str]:
 
 
 def known_settings() -> set[str] | None:
-    source = ROOT / "Sources/Application/App/Settings.swift"
-    if not source.exists():
+    """The settings table: one `Setting<Type>("PHONE_VERIFY_…", .section, …)` per setting, in the
+    section files Sources/Application/App/Settings+*.swift."""
+    sources = sorted((ROOT / "Sources/Application/App").glob("Settings+*.swift"))
+    if not sources:
         return None
-    return set(re.findall(r'Setting\("(PHONE_VERIFY_[A-Z0-9_]+)"', source.read_text()))
+    return {name for source in sources
+            for name in re.findall(r'Setting<.*?>\(\s*"(PHONE_VERIFY_[A-Z0-9_]+)"', source.read_text(), re.S)}
 
 
 @check("YAML parses (multi-document)")
@@ -99,7 +102,7 @@ def _yaml():
 def _settings():
     known = known_settings()
     if known is None:
-        return "skipped: Sources/Application/App/Settings.swift not found"
+        return "skipped: Sources/Application/App/Settings+*.swift not found"
     used: dict[str, set[str]] = {}
     sources = [DEPLOY / "kubernetes/configmap.yaml", DEPLOY / "kubernetes/secret.yaml",
                DEPLOY / "compose/compose.yaml", DEPLOY / "compose/compose.postgres.yaml",

@@ -64,6 +64,25 @@ import VerifyCore
     }
 }
 
+@Suite struct SettingsTableTests {
+    @Test func everyNameIsDeclaredOnceWithThePrefix() {
+        let names = Settings.all.map(\.name)
+        #expect(Set(names).count == names.count)
+        #expect(names.allSatisfy { $0.hasPrefix(Settings.prefix) })
+    }
+
+    /// `--help` and the docs list settings by section, so each section's settings are together
+    /// and the sections come in `SettingSection` order.
+    @Test func settingsAreGroupedBySectionInSectionOrder() {
+        var seen: [SettingSection] = []
+        for setting in Settings.all where seen.last != setting.section {
+            #expect(!seen.contains(setting.section), "\(setting.name) is away from its section")
+            seen.append(setting.section)
+        }
+        #expect(seen == SettingSection.allCases)
+    }
+}
+
 @Suite struct ConfigurationDocsTests {
     /// docs/CONFIGURATION.md must document every setting the code reads.
     @Test func everySettingIsDocumented() throws {
@@ -72,5 +91,21 @@ import VerifyCore
         for setting in Settings.all {
             #expect(text.contains("`\(setting.name)`"), "\(setting.name) is missing from docs/CONFIGURATION.md")
         }
+    }
+
+    /// The table in docs/CONFIGURATION.md is exactly what scripts/docs-settings generates from
+    /// the settings table: a changed default or meaning fails here until the docs are regenerated.
+    @Test func theSettingsTableIsTheGeneratedOne() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/CONFIGURATION.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let begin = try #require(text.range(of: "<!-- settings:begin -->\n"))
+        let end = try #require(text.range(of: "<!-- settings:end -->"))
+        let rows = Settings.all.map { setting in
+            let meaning = setting.help.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: "|", with: "\\|")
+            return "| `\(setting.name)` | `\(setting.defaultValue)` | \(meaning) |"
+        }
+        let expected = (["| variable | default | meaning |", "| --- | --- | --- |"] + rows).joined(separator: "\n") + "\n"
+        #expect(String(text[begin.upperBound..<end.lowerBound]) == expected, "run scripts/docs-settings")
     }
 }

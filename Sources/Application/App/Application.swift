@@ -51,14 +51,14 @@ public final class Application: @unchecked Sendable {
             logger.warning("unknown setting ignored (typo?)", [("name", name)])
         }
         if c.mode == .development, c.devExpose {
-            logger.warning("PHONE_VERIFY_DEV_EXPOSE=true: /dev/messages and /dev/inbox show codes to every client that reaches this port, not only loopback ones")
+            logger.warning("\(Settings.devExpose.name)=true: /dev/messages and /dev/inbox show codes to every client that reaches this port, not only loopback ones")
         }
         if c.mode == .production, !c.apiKeys.hasKey(for: .metrics) {
-            logger.warning("no API key has the metrics scope: GET /metrics refuses every scrape (set PHONE_VERIFY_SCOPED_API_KEYS=metrics=KEY)")
+            logger.warning("no API key has the metrics scope: GET /metrics refuses every scrape (set \(Settings.scopedAPIKeys.name)=metrics=KEY)")
         }
         let files = FileLimit.raise(forConnections: c.maxConnections)
         if files.limit < files.wanted {
-            logger.warning("open-file limit below what PHONE_VERIFY_MAX_CONNECTIONS needs; raise the hard limit (ulimit -Hn, LimitNOFILE=)", [
+            logger.warning("open-file limit below what \(Settings.maxConnections.name) needs; raise the hard limit (ulimit -Hn, LimitNOFILE=)", [
                 ("limit", String(files.limit)), ("wanted", String(files.wanted)),
             ])
         }

@@ -45,12 +45,12 @@ enum CeilingCommand {
     }
 
     static func run(_ args: [String], environment: [String: String]) -> Int32 {
-        let threads = Int(environment["PHONE_VERIFY_HTTP_THREADS"] ?? "") ?? 2
+        let threads = Int(environment[Settings.httpThreads.name] ?? "") ?? 2
         let responder: any HTTPResponder
         switch args.first {
         case "static": responder = StaticResponder()
         case "sqlite":
-            let path = (environment["PHONE_VERIFY_DATA_DIR"] ?? NSTemporaryDirectory()) + "/ceiling.db"
+            let path = (environment[Settings.dataDirectory.name] ?? NSTemporaryDirectory()) + "/ceiling.db"
             do { responder = try SQLiteResponder(path: path) } catch {
                 FileHandle.standardError.write(Data("phone-verify: \(error)\n".utf8))
                 return 1

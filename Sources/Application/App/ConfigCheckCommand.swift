@@ -5,14 +5,11 @@ import VerifyCore
 /// secrets redacted, as one JSON object.
 enum ConfigCheckCommand {
     static func run(environment: [String: String]) -> Int32 {
-        var values: [String: String] = [:]
-        if let file = environment["PHONE_VERIFY_CONFIG_FILE"], !file.isEmpty {
-            do { values = try ConfigFile.read(path: file) } catch {
-                FileHandle.standardError.write(Data("phone-verify: \(error)\n".utf8))
-                return 78
-            }
+        let values: [String: String]
+        do { values = try Configuration.values(environment: environment) } catch {
+            FileHandle.standardError.write(Data("phone-verify: \(error)\n".utf8))
+            return 78
         }
-        for (key, value) in environment where key.hasPrefix("PHONE_VERIFY_") { values[key] = value }
         var problems: [String]
         var configuration: Configuration?
         do {

@@ -4,15 +4,15 @@ import Foundation
 enum ConfigFile {
     static func read(path: String) throws -> [String: String] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ConfigurationError(problems: ["PHONE_VERIFY_CONFIG_FILE \(path) cannot be read"])
+            throw ConfigurationError(problems: ["\(Settings.configFile.name) \(path) cannot be read"])
         }
         var values: [String: String] = [:]
         var problems: [String] = []
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
-            guard let eq = line.firstIndex(of: "="), line[..<eq].hasPrefix("PHONE_VERIFY_") else {
-                problems.append("\(path):\(number + 1): expected PHONE_VERIFY_NAME=value")
+            guard let eq = line.firstIndex(of: "="), line[..<eq].hasPrefix(Settings.prefix) else {
+                problems.append("\(path):\(number + 1): expected \(Settings.prefix)NAME=value")
                 continue
             }
             var value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)

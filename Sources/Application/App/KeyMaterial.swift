@@ -12,10 +12,10 @@ enum KeyMaterial {
     static func signingKey(_ configuration: Configuration) throws -> SigningKey {
         if let file = configuration.signingKeyFile {
             guard let pem = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw Failure(description: "PHONE_VERIFY_SIGNING_KEY_FILE \(file) cannot be read")
+                throw Failure(description: "\(Settings.signingKeyFile.name) \(file) cannot be read")
             }
             do { return try SigningKey(pem: pem) } catch {
-                throw Failure(description: "PHONE_VERIFY_SIGNING_KEY_FILE \(file) is not a supported PEM private key")
+                throw Failure(description: "\(Settings.signingKeyFile.name) \(file) is not a supported PEM private key")
             }
         }
         let path = configuration.dataDirectory + "/signing-key.pem"

@@ -29,7 +29,7 @@ enum KeysCommand {
             let signer = try JWTSigner(key: try SigningKey.generate(algorithm))
             try KeyMaterial.writeSecretFile(c.dataDirectory + "/signing-key.pem", contents: try signer.key.privateKeyPEM())
             try store.activate(try StoreKeyRing.record(for: signer, at: now), now: now, credentialLifetime: TimeInterval(c.credentialTTL))
-            print("{\"active\":\"\(signer.keyID)\",\"note\":\"the previous key stays in JWKS for \(c.credentialTTL) s; a running server publishes it within PHONE_VERIFY_KEY_REFRESH and signs with it one interval later\"}")
+            print("{\"active\":\"\(signer.keyID)\",\"note\":\"the previous key stays in JWKS for \(c.credentialTTL) s; a running server publishes it within \(Settings.keyRefresh.name) and signs with it one interval later\"}")
             return 0
         case ("retire", 2):
             let before = try store.signingKeys().first { $0.kid == args[1] }
@@ -59,12 +59,12 @@ enum KeysCommand {
         let signer = try JWTSigner(key: try KeyMaterial.signingKey(c))
         let known = try store.signingKeys().first { $0.kid == signer.keyID }
         if known?.status == .retired {
-            fail("the key in PHONE_VERIFY_SIGNING_KEY_FILE (\(signer.keyID)) was retired; install a new key there")
+            fail("the key in \(Settings.signingKeyFile.name) (\(signer.keyID)) was retired; install a new key there")
             return 65
         }
         if known?.status == .active {
             fail("""
-                the key in PHONE_VERIFY_SIGNING_KEY_FILE (\(signer.keyID)) is already the active key: install the new PEM \
+                the key in \(Settings.signingKeyFile.name) (\(signer.keyID)) is already the active key: install the new PEM \
                 there first (on every replica), then run this again
                 """)
             return 65

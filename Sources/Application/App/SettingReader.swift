@@ -1,41 +1,54 @@
-/// Typed access to raw setting values that collects every problem instead of stopping at the first.
+import Foundation
+
+/// Reads settings through their table entries and collects every problem instead of stopping
+/// at the first, so an operator fixes a configuration in one round.
 struct SettingReader {
     let values: [String: String]
     private(set) var problems: [String] = []
+    /// Settings that produced a value: production's "required" rules ask only about these.
+    private(set) var given: Set<String> = []
 
     init(values: [String: String]) {
         self.values = values
     }
 
-    mutating func problem(_ name: String, _ message: String) {
-        problems.append("\(name) \(message)")
+    mutating func problem(_ setting: some SettingEntry, _ message: String) {
+        problems.append("\(setting.name) \(message)")
     }
 
-    /// The trimmed value, or nil when unset or empty.
-    func string(_ name: String) -> String? {
-        guard let raw = values[name] else { return nil }
+    /// The trimmed text, or nil when unset or empty.
+    func text(_ setting: some SettingEntry) -> String? {
+        guard let raw = values[setting.name] else { return nil }
         let trimmed = raw.trimmingCharacters(in: .whitespaces)
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    /// A value some other setting needs; reports its absence.
-    mutating func required(_ name: String, for user: String) -> String {
-        guard let value = string(name) else {
-            problem(name, "is required by \(user)")
-            return ""
-        }
+    /// The setting's value, or nil when unset or invalid (its problems are recorded).
+    mutating func callAsFunction<Value>(_ setting: Setting<Value>) -> Value? {
+        // A setting missing from `Settings.all` would be read yet warned about as unknown, and
+        // be absent from --help and the docs.
+        assert(Settings.named(setting.name) != nil, "\(setting.name) is not listed in its section of Settings.all")
+        guard let text = text(setting) else { return nil }
+        let (value, problems) = setting.type.parse(text)
+        for message in problems { problem(setting, message) }
+        if value != nil { given.insert(setting.name) }
         return value
     }
 
-    /// An http(s) URL without a trailing slash.
-    mutating func url(_ name: String) -> String? {
-        guard var text = string(name) else { return nil }
-        guard text.hasPrefix("https://") || text.hasPrefix("http://"), URL(string: text)?.host != nil else {
-            problem(name, "must be an http(s) URL")
-            return nil
+    /// A value some other setting needs (`user`: "the twilio gateway"); reports its absence.
+    mutating func required<Value>(_ setting: Setting<Value>, for user: String) -> Value? {
+        if let value = self(setting) { return value }
+        problem(setting, "is required by \(user)")
+        return nil
+    }
+
+    /// Production mode's demands, in table order, on the configuration read so far.
+    mutating func checkProduction(_ configuration: Configuration) {
+        for setting in Settings.all {
+            if let message = setting.production.problem(configuration, given: given.contains(setting.name)) {
+                problem(setting, message)
+            }
         }
-        while text.hasSuffix("/") { text.removeLast() }
-        return text
     }
 
     /// Whether `url` is https, or http to this machine only (127.0.0.0/8, ::1, localhost).
@@ -47,49 +60,4 @@ struct SettingReader {
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
-
-    mutating func int(_ name: String, in range: ClosedRange<Int>) -> Int? {
-        guard let text = string(name) else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            problem(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-            return nil
-        }
-        return value
-    }
-
-    mutating func choice<T: RawRepresentable>(_ name: String, _ type: T.Type) -> T? where T.RawValue == String {
-        guard let text = string(name) else { return nil }
-        guard let value = T(rawValue: text.lowercased()) else {
-            problem(name, "has an unknown value \"\(text)\"")
-            return nil
-        }
-        return value
-    }
-
-    /// A comma-separated list, items trimmed, empty items dropped.
-    /// true / false (also 1 / 0, on / off, yes / no).
-    mutating func flag(_ name: String) -> Bool? {
-        guard let text = string(name) else { return nil }
-        switch text.lowercased() {
-        case "true", "1", "on", "yes": return true
-        case "false", "0", "off", "no": return false
-        default:
-            problem(name, "must be true or false")
-            return nil
-        }
-    }
-
-    func list(_ name: String) -> [String]? {
-        string(name).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
-    }
-
-    mutating func regions(_ name: String) -> Set<String> {
-        let items = (list(name) ?? []).map { $0.uppercased() }
-        for item in items where !(item.count == 2 && item.allSatisfy({ $0.isASCII && $0.isLetter })) {
-            problem(name, "\"\(item)\" is not an ISO 3166-1 alpha-2 region code")
-        }
-        return Set(items)
-    }
 }
-
-import Foundation

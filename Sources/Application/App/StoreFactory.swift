@@ -26,8 +26,8 @@ enum StoreFactory {
     struct NoDatabase: Error, CustomStringConvertible {
         let path: String
         var description: String {
-            "no database at \(path): run this with the service's settings (PHONE_VERIFY_DATA_DIR or "
-                + "PHONE_VERIFY_DATABASE_URL, e.g. from its environment file) and as its user"
+            "no database at \(path): run this with the service's settings (\(Settings.dataDirectory.name) or "
+                + "\(Settings.databaseURL.name), e.g. from its environment file) and as its user"
         }
     }
 

@@ -1,0 +1,14 @@
+extension Configuration {
+    /// Rate limits, the lockout, the fraud guard and test numbers (`Settings+Limits.swift`).
+    mutating func readLimits(_ reader: inout SettingReader) {
+        limits = reader(Settings.limits) ?? limits
+        limits.prefixDigits = reader(Settings.prefixDigits)
+        limits.lockoutBackoff = reader(Settings.lockoutBackoff) ?? limits.lockoutBackoff
+        fraud.enabled = reader(Settings.fraud) ?? fraud.enabled
+        fraud.minSends = reader(Settings.fraudMinSends) ?? fraud.minSends
+        fraud.minConversion = reader(Settings.fraudMinConversion) ?? fraud.minConversion
+        fraud.window = reader(Settings.fraudWindow) ?? fraud.window
+        testNumbers.codes = reader(Settings.testNumbers) ?? testNumbers.codes
+        testNumbers.expiresAt = reader(Settings.testNumbersExpireAt) ?? testNumbers.expiresAt
+    }
+}

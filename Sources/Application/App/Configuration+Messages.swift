@@ -1,0 +1,14 @@
+import VerifyCore
+
+extension Configuration {
+    /// The SMS text: app name, origin-bound line, app hash and templates (`Settings+Messages.swift`).
+    mutating func readMessages(_ reader: inout SettingReader) {
+        appName = reader(Settings.appName) ?? appName
+        otpDomain = reader(Settings.otpDomain)
+        androidAppHash = reader(Settings.androidAppHash)
+        templateOverrides = reader(Settings.templatesFile) ?? templateOverrides
+        for problem in TemplateComposer.validate(overrides: templateOverrides, otpDomain: otpDomain, androidAppHash: androidAppHash) {
+            reader.problem(Settings.templatesFile, "(or the OTP domain / app hash): \(problem)")
+        }
+    }
+}

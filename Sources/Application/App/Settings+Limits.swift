@@ -1,0 +1,70 @@
+import Foundation
+import VerifyCore
+
+/// The limits section of the settings table (read by `Configuration.readLimits`).
+extension Settings {
+    public static let limits = Setting<RateLimits>(
+        "PHONE_VERIFY_LIMITS", .limits, .limits, default: "phone_send=5/1h,10/1d;ip_send=20/10m,200/1d;ip_check=100/10m;prefix_send=50/1h;global_send=1000/1m;phone_failed_check=5/1d;user_send=10/1h,30/1d",
+        "rate limits, scope=N/window[,N/window];… (windows 30s, 10m, 1h, 1d; scope=off disables one); scopes not named keep their defaults; phone_failed_check=N/W: free wrong codes per number and requester before the backoff")
+
+    public static let lockoutBackoff = Setting<(initial: Int, max: Int)>(
+        "PHONE_VERIFY_LOCKOUT_BACKOFF", .limits, .backoff, default: "30s,5m",
+        "failed-check lockout: the first wait after the free wrong codes and the longest (it doubles per further wrong code), per number and requester")
+
+    public static let prefixDigits = Setting<Int>(
+        "PHONE_VERIFY_PREFIX_DIGITS", .limits, .int(1...15), default: "all but the last 4",
+        "leading digits of the E.164 number (country code included) that form a destination prefix for prefix_send and the fraud guard")
+
+    public static let fraud = Setting<Bool>(
+        "PHONE_VERIFY_FRAUD", .limits, .onOff, default: "on",
+        "adaptive SMS-pumping guard: on or off")
+
+    public static let fraudMinSends = Setting<Int>(
+        "PHONE_VERIFY_FRAUD_MIN_SENDS", .limits, .int(1...1_000_000), default: "50",
+        "sends to a prefix or country in the window before its conversion is judged")
+
+    public static let fraudMinConversion = Setting<Double>(
+        "PHONE_VERIFY_FRAUD_MIN_CONVERSION", .limits, .fraction, default: "0.2",
+        "approved ÷ sent below which sends to a prefix or country are refused (suspected_fraud)")
+
+    public static let fraudWindow = Setting<Int>(
+        "PHONE_VERIFY_FRAUD_WINDOW", .limits, .int(300...86_400), default: "3600",
+        "seconds of history the fraud guard judges")
+
+    public static let testNumbers = Setting<[String: String]>(
+        "PHONE_VERIFY_TEST_NUMBERS", .limits, .testNumbers, default: "(none)",
+        "fixed-code test numbers, +E164:CODE,… (no SMS; only the number's phone_send quota and the check limits apply)",
+        mask: .testNumberCodes)
+
+    public static let testNumbersExpireAt = Setting<Date>(
+        "PHONE_VERIFY_TEST_NUMBERS_EXPIRE_AT", .limits, .instant, default: "(none)",
+        "RFC 3339 instant after which test numbers are refused; required in production when test numbers are set",
+        production: .required(reason: " when \(testNumbers.name) is set") { !$0.testNumbers.isEmpty })
+
+    static let limitsSection: [any SettingEntry] = [limits, lockoutBackoff, prefixDigits, fraud, fraudMinSends, fraudMinConversion, fraudWindow, testNumbers, testNumbersExpireAt]
+}
+
+extension SettingType where Value == RateLimits {
+    /// Overrides of the default limits, scope by scope.
+    static var limits: Self {
+        Self("scope=N/window;…") { text in
+            do { return (try RateLimits.defaults.overridden(by: text), []) } catch { return (nil, ["has \(error)"]) }
+        }
+    }
+}
+
+extension SettingType where Value == (initial: Int, max: Int) {
+    static var backoff: Self {
+        Self("FIRST,LONGEST durations") { text in
+            do { return (try RateLimits.parseBackoff(text), []) } catch { return (nil, ["has \(error)"]) }
+        }
+    }
+}
+
+extension SettingType where Value == [String: String] {
+    static var testNumbers: Self {
+        Self("+E164:CODE,…") { text in
+            do { return (try TestNumbers.parse(text), []) } catch { return (nil, ["has \(error)"]) }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import API
+import Telemetry
+
+/// The operations section of the settings table (read by `Configuration.readOperations`).
+extension Settings {
+    public static let trustedProxies = Setting<[CIDR]>(
+        "PHONE_VERIFY_TRUSTED_PROXIES", .operations, .cidrs, default: "(none)",
+        "CIDRs whose X-Forwarded-For is believed, comma-separated")
+
+    public static let corsOrigins = Setting<[String]>(
+        "PHONE_VERIFY_CORS_ORIGINS", .operations, .origins, default: "(none)",
+        "browser origins allowed to call /v1/verifications and /v1/mfa directly (CORS), comma-separated, or *")
+
+    public static let httpThreads = Setting<Int>(
+        "PHONE_VERIFY_HTTP_THREADS", .operations, .int(1...256), default: "64",
+        "HTTP worker threads (each waits while its request's transaction commits: size for requests in flight, not cores)")
+
+    public static let maxConnections = Setting<Int>(
+        "PHONE_VERIFY_MAX_CONNECTIONS", .operations, .int(16...65_536), default: "4096",
+        "concurrent connections accepted")
+
+    public static let logLevel = Setting<LogLevel>(
+        "PHONE_VERIFY_LOG_LEVEL", .operations, .logLevel, default: "info",
+        "debug, info, warning or error")
+
+    public static let retention = Setting<Int>(
+        "PHONE_VERIFY_RETENTION", .operations, .int(600...31_536_000), default: "86400",
+        "seconds ended verifications, sent messages, unmatched delivery receipts and expired redeemed credentials are kept before purging (idempotency records: at least the 24 h Idempotency-Key window)")
+
+    static let operationsSection: [any SettingEntry] = [trustedProxies, corsOrigins, httpThreads, maxConnections, logLevel, retention]
+}
+
+extension SettingType where Value == [CIDR] {
+    static var cidrs: Self {
+        Self("CIDRs") { text in
+            let items = SettingType<[String]>.items(text)
+            return (items.compactMap(CIDR.init), items.filter { CIDR($0) == nil }.map { "\"\($0)\" is not a CIDR such as 10.0.0.0/8" })
+        }
+    }
+}
+
+extension SettingType where Value == [String] {
+    static var origins: Self {
+        list("origins, or *") { origin in
+            origin == "*" || CORSPolicy.isOrigin(origin) ? nil : "\"\(origin)\" is not an origin such as https://app.example.com (or *)"
+        }
+    }
+}
+
+extension SettingType where Value == LogLevel {
+    static var logLevel: Self {
+        checked("debug, info, warning or error", problem: "must be debug, info, warning or error") { LogLevel(name: $0) }
+    }
+}
