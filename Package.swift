@@ -49,20 +49,20 @@ let package = Package(
         .target(name: "Stores", dependencies: ["VerifyCore", "SQLite"], path: "Sources/Infrastructure/Stores"),
         .target(name: "PostgresStore", dependencies: ["VerifyCore", "Postgres"], path: "Sources/Infrastructure/PostgresStore"),
         .target(
-            name: "Gateways", dependencies: ["VerifyCore", "Telemetry", "CurlClient", "LibCrypto"],
+            name: "Gateways", dependencies: ["VerifyCore", "Encoding", "Telemetry", "CurlClient", "LibCrypto"],
             path: "Sources/Infrastructure/Gateways"),
         .target(
             name: "Adapters", dependencies: ["VerifyCore", "LibCrypto", "PhoneNumbers", "CurlClient"],
             path: "Sources/Infrastructure/Adapters"),
 
         // HTTP surface
-        .target(name: "API", dependencies: ["VerifyCore", "HTTPMessages", "Telemetry"], path: "Sources/HTTP/API"),
+        .target(name: "API", dependencies: ["VerifyCore", "Encoding", "HTTPMessages", "Telemetry"], path: "Sources/HTTP/API"),
 
         // Application
         .target(
             name: "App",
             dependencies: [
-                "VerifyCore", "Stores", "Gateways", "Adapters", "API", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
+                "VerifyCore", "Encoding", "Stores", "Gateways", "Adapters", "API", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
                 "CurlClient", "SQLite", "PostgresStore",
             ],
             path: "Sources/Application/App"),

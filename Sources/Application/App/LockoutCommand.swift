@@ -1,6 +1,7 @@
 import Adapters
 import Foundation
 import VerifyCore
+import Encoding
 
 /// `phone-verify lockout list [NUMBER] | clear NUMBER`: operators' view of failed-check lockouts on
 /// the configured store (docs/OPERATIONS.md). A number may be written in any form libphonenumber
@@ -42,7 +43,7 @@ enum LockoutCommand {
     /// E.164 of a number as the API would store it; test numbers and fictional ranges keep their digits.
     static func normalised(_ text: String) -> String? {
         if case .success(let number) = LibPhoneNumberParser().parse(text, defaultRegion: nil) { return number.e164 }
-        let digits = text.filter { $0.isASCII && $0.isNumber }
+        let digits = text.filter(ASCII.isDigit)
         guard text.hasPrefix("+"), (1...15).contains(digits.count) else { return nil }
         return "+" + digits
     }

@@ -1,4 +1,5 @@
 import VerifyCore
+import Encoding
 
 /// The codes section of the settings table (read by `Configuration.readCodes`).
 extension Settings {
@@ -57,7 +58,7 @@ extension SettingType where Value == [String] {
     static var regions: Self {
         Self("ISO 3166-1 alpha-2 regions") { text in
             let items = items(text).map { $0.uppercased() }
-            let bad = items.filter { !($0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isLetter }) }
+            let bad = items.filter { !($0.count == 2 && $0.allSatisfy(ASCII.isLetter)) }
             return (items, bad.map { "\"\($0)\" is not an ISO 3166-1 alpha-2 region code" })
         }
     }

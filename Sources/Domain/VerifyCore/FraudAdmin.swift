@@ -1,4 +1,5 @@
 import Foundation
+import Encoding
 
 /// What operators do about SMS pumping: look at conversion per key, allow or block a key.
 public struct FraudAdmin: Sendable {
@@ -42,11 +43,11 @@ public struct FraudAdmin: Sendable {
     public static func isValidKey(_ key: String) -> Bool {
         if key.hasPrefix("prefix:+") {
             let digits = key.dropFirst("prefix:+".count)
-            return (1...15).contains(digits.count) && digits.allSatisfy { $0.isASCII && $0.isNumber }
+            return (1...15).contains(digits.count) && digits.allSatisfy(ASCII.isDigit)
         }
         if key.hasPrefix("country:") {
             let region = key.dropFirst("country:".count)
-            return region.count == 2 && region.allSatisfy { $0.isASCII && $0.isUppercase }
+            return region.count == 2 && region.allSatisfy(ASCII.isUppercase)
         }
         return false
     }

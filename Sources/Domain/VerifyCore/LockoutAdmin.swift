@@ -1,4 +1,5 @@
 import Foundation
+import Encoding
 
 /// One stored rate-limit log, as operators' listings read it.
 public struct LimitLogRow: Sendable, Equatable {
@@ -63,7 +64,7 @@ public struct LockoutAdmin: Sendable {
 
     /// Lifts every requester's lockout of `phone` (an E.164 number); returns how many were lifted.
     public func clear(phone: String) throws -> Int {
-        guard phone.hasPrefix("+"), (2...16).contains(phone.count), phone.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        guard phone.hasPrefix("+"), (2...16).contains(phone.count), phone.dropFirst().allSatisfy(ASCII.isDigit) else {
             throw VerifyError(.invalidPhoneNumber, "phone_number must be in E.164 form (+ and digits)", details: ["reason": "not_a_number"])
         }
         return try store.deleteLimitLogs(prefix: LockoutPolicy.keyPrefix(phone: phone))

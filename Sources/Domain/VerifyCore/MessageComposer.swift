@@ -1,4 +1,5 @@
 import Foundation
+import Encoding
 
 /// Writes the SMS text for a code.
 public protocol MessageComposer: Sendable {
@@ -115,13 +116,13 @@ public struct TemplateComposer: MessageComposer {
         return value.count <= 253 && labels.count >= 1
             && labels.allSatisfy { label in
                 (1...63).contains(label.count) && label.first != "-" && label.last != "-"
-                    && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+                    && label.allSatisfy { ASCII.isAlphanumeric($0) || $0 == "-" }
             }
     }
 
     /// Whether `value` has the shape of an SMS Retriever hash: 11 characters of base64.
     static func isAppHash(_ value: String) -> Bool {
-        value.count == 11 && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "/") }
+        value.count == 11 && value.allSatisfy { ASCII.isAlphanumeric($0) || $0 == "+" || $0 == "/" }
     }
 
     private static func nonBlank(_ value: String?) -> String? {

@@ -1,4 +1,5 @@
 import Foundation
+import Encoding
 
 /// The SMS texts per language, and how a language is chosen for a message.
 ///
@@ -154,9 +155,9 @@ public struct MessageTemplates: Sendable, Equatable {
         let subtags = tag.trimmingCharacters(in: .whitespaces).lowercased()
             .replacingOccurrences(of: "_", with: "-").split(separator: "-", omittingEmptySubsequences: false)
         guard let language = subtags.first, (2...3).contains(language.count),
-            language.allSatisfy({ $0.isASCII && $0.isLetter }),
+            language.allSatisfy(ASCII.isLetter),
             subtags.dropFirst().allSatisfy({
-                (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+                (1...8).contains($0.count) && $0.allSatisfy(ASCII.isAlphanumeric)
             })
         else { return nil }
         return subtags.joined(separator: "-")

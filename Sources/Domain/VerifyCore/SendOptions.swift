@@ -1,3 +1,5 @@
+import Encoding
+
 /// Per-send choices a caller may make on top of the server's policy (the Twilio-compatible API
 /// passes a Verify service's settings through them). The defaults change nothing.
 public struct SendOptions: Sendable, Equatable {
@@ -39,7 +41,7 @@ public struct SendOptions: Sendable, Equatable {
 
     /// Whether `text` is 4 to 10 ASCII digits.
     public static func isCode(_ text: String) -> Bool {
-        CodeGenerator.allowedLengths.contains(text.utf8.count) && text.utf8.allSatisfy { $0 >= 48 && $0 <= 57 }
+        CodeGenerator.allowedLengths.contains(text.utf8.count) && text.utf8.allSatisfy(ASCII.isDigit)
     }
 
     /// `number`, unless its line type is refused by these options.

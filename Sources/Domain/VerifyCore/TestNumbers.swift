@@ -1,4 +1,5 @@
 import Foundation
+import Encoding
 
 /// Fixed-code test numbers for app-store review and CI: no SMS is sent and send limits do not
 /// apply, but check attempts and lockouts do. In production they need an expiry.
@@ -20,8 +21,8 @@ public struct TestNumbers: Sendable, Equatable {
         for item in text.split(separator: ",") {
             let parts = item.trimmingCharacters(in: .whitespaces).split(separator: ":").map(String.init)
             guard parts.count == 2, let number = parts.first, number.hasPrefix("+"), (8...16).contains(number.count),
-                number.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }),
-                CodeGenerator.allowedLengths.contains(parts[1].count), parts[1].allSatisfy({ $0.isASCII && $0.isNumber })
+                number.dropFirst().allSatisfy(ASCII.isDigit),
+                CodeGenerator.allowedLengths.contains(parts[1].count), parts[1].allSatisfy(ASCII.isDigit)
             else {
                 // The entry's code is left out: error messages reach logs and `config check`.
                 let number = item.split(separator: ":").first.map { "\"\($0.trimmingCharacters(in: .whitespaces)):…\"" } ?? "an entry"

@@ -1,4 +1,5 @@
 import Foundation
+import Encoding
 
 extension VerificationService {
     /// The verification with its effective status and latest delivery.
@@ -111,7 +112,7 @@ extension VerificationService {
                 return (.failure(VerifyError.notFound(id)), nil)
             }
             do { try Self.requireUsable(v, now: now) } catch let error as VerifyError { return (.failure(error), v.region) }
-            guard code.utf8.count == v.codeLength, code.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+            guard code.utf8.count == v.codeLength, code.utf8.allSatisfy(ASCII.isDigit) else {
                 return (.failure(VerifyError(
                     .invalidRequest, "code must be \(v.codeLength) digits", details: ["field": "code"])), v.region)
             }

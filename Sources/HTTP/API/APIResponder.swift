@@ -2,6 +2,7 @@ import Foundation
 import HTTPMessages
 import Telemetry
 import VerifyCore
+import Encoding
 
 /// Everything the API needs, passed in by the application.
 public struct APIDependencies: Sendable {
@@ -210,7 +211,7 @@ public struct APIResponder: HTTPResponder {
     /// The caller's `X-Request-Id` when it is short and plain, otherwise a fresh one.
     private func requestID(_ request: HTTPRequest) -> String {
         if let given = request.headers["X-Request-Id"], !given.isEmpty, given.utf8.count <= 64,
-            given.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 95 || $0 == 46 })
+            given.utf8.allSatisfy({ ASCII.isAlphanumeric($0) || $0 == 45 || $0 == 95 || $0 == 46 })
         {
             return given
         }

@@ -1,3 +1,5 @@
+import Encoding
+
 /// The dev inbox page (`GET /dev/inbox`): one self-contained HTML document, no external assets.
 ///
 /// The script listens to `/dev/inbox/events` (server-sent events: `message` events in the
@@ -12,7 +14,7 @@ enum DevInboxPage {
 
     /// The page with `nonce` (letters and digits only) on its inline style and script.
     static func html(nonce: String) -> String {
-        precondition(nonce.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) })
+        precondition(nonce.utf8.allSatisfy(ASCII.isAlphanumeric))
         return template.replacingOccurrences(of: noncePlaceholder, with: nonce)
     }
 

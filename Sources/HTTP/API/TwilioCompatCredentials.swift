@@ -1,4 +1,5 @@
 import Foundation
+import Encoding
 
 /// HTTP Basic credentials of the Twilio-compatible API (`PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS`):
 /// account SID / auth token pairs (`ACxxx:token`) and API key SID / secret pairs bound to an
@@ -107,7 +108,7 @@ public struct TwilioCompatCredentials: Sendable {
     /// Whether `text` is `prefix` + 32 hex digits.
     public static func isSID(_ text: String, prefix: String) -> Bool {
         text.utf8.count == 34 && text.hasPrefix(prefix)
-            && text.utf8.dropFirst(2).allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 70) || ($0 >= 97 && $0 <= 102) }
+            && text.utf8.dropFirst(2).allSatisfy(ASCII.isHexDigit)
     }
 
     private static func redacted(_ item: String) -> String {

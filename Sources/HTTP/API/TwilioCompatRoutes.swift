@@ -2,6 +2,7 @@ import Foundation
 import HTTPMessages
 import Telemetry
 import VerifyCore
+import Encoding
 
 /// What the Twilio-compatible API needs; `APIDependencies.twilioCompat` is nil when it is off.
 public struct TwilioCompatDependencies: Sendable {
@@ -202,14 +203,14 @@ struct TwilioCompatRoutes: Sendable {
             throw TwilioCompatError.invalid("Channel", "channel not supported: \"\(channel)\" (only sms is)")
         }
         let locale = try form.string("Locale", maxLength: 35)
-        if let locale, !locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+        if let locale, !locale.allSatisfy({ ASCII.isAlphanumeric($0) || $0 == "-" || $0 == "_" }) {
             throw TwilioCompatError.invalid("Locale", "must be a language tag such as en or pt-BR")
         }
         let friendlyName = try form.friendlyName("CustomFriendlyName")
         let customCode = try form.string("CustomCode", maxLength: 10)
         if let customCode, !SendOptions.isCode(customCode) { throw TwilioCompatError.invalid("CustomCode", "must be 4 to 10 digits") }
         let appHash = try form.string("AppHash", maxLength: 11)
-        if let appHash, !(appHash.count == 11 && appHash.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "/") })) {
+        if let appHash, !(appHash.count == 11 && appHash.allSatisfy({ ASCII.isAlphanumeric($0) || $0 == "+" || $0 == "/" })) {
             throw TwilioCompatError.invalid("AppHash", "must be 11 characters of A–Z, a–z, 0–9, + or /")
         }
         var clientIP = AbuseProtection.serverCaller(account: account)

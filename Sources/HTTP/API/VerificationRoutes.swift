@@ -1,6 +1,7 @@
 import Foundation
 import HTTPMessages
 import VerifyCore
+import Encoding
 
 /// `/v1/verifications…`: the first-factor phone verification API.
 struct VerificationRoutes: Sendable {
@@ -74,7 +75,7 @@ struct VerificationRoutes: Sendable {
         }
         let region = raw?.uppercased()
         let locale = try body.optionalString("locale", maxLength: 35)
-        if let locale, !locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+        if let locale, !locale.allSatisfy({ ASCII.isAlphanumeric($0) || $0 == "-" || $0 == "_" }) {
             throw VerifyError(.invalidRequest, "locale must be a language tag such as \"en\" or \"pt-BR\"", details: ["field": "locale"])
         }
         return (region, locale)

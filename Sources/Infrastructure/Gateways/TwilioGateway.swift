@@ -1,6 +1,7 @@
 import Foundation
 import CurlClient
 import VerifyCore
+import Encoding
 
 /// Settings of the Twilio Programmable Messaging gateway.
 public struct TwilioConfiguration: Sendable {
@@ -37,7 +38,7 @@ public struct TwilioGateway: SMSGateway {
 
     /// `MG` and 32 hex digits: a Messaging Service, not an alphanumeric sender such as "MGM Resorts".
     static func isMessagingServiceSID(_ from: String) -> Bool {
-        from.utf8.count == 34 && from.hasPrefix("MG") && from.utf8.dropFirst(2).allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) }
+        from.utf8.count == 34 && from.hasPrefix("MG") && from.utf8.dropFirst(2).allSatisfy(ASCII.isHexDigit)
     }
 
     public init(configuration: TwilioConfiguration, http: GatewayHTTP) {
