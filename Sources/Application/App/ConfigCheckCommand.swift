@@ -43,7 +43,7 @@ enum ConfigCheckCommand {
         if let c = configuration {
             report.append(JSONMember("effective", [
                 "mode": .string(c.mode.rawValue), "listen": .string("\(c.listenHost):\(c.listenPort)"),
-                "database": .string(StoreFactory.describe(c)), "gateways": .array(c.gateways.map { .string($0) }),
+                "database": .string(SettingMask.urlCredentials.display(StoreFactory.describe(c))), "gateways": .array(c.gateways.map { .string($0) }),
                 "limits": .object(LimitScope.allCases.map { JSONMember($0.rawValue, .string(c.limits.rules($0).map(\.description).joined(separator: ","))) }),
                 "mfa": .bool(c.authCore.isConfigured), "fraud_guard": .bool(c.fraud.enabled),
                 "test_numbers": .int(Int64(c.testNumbers.codes.count)),

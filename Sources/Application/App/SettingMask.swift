@@ -7,7 +7,7 @@ public enum SettingMask: Sendable, Equatable {
     case secret
     /// `+E164:CODE,…`: the numbers are shown, the codes are not.
     case testNumberCodes
-    /// Shown as given, except the user-info of any URL in it.
+    /// Shown as given, except the user-info and query of any URL in it.
     case urlCredentials
 
     static let redacted = "(redacted)"
@@ -17,11 +17,16 @@ public enum SettingMask: Sendable, Equatable {
         switch self {
         case .secret: return "(set, redacted)"
         case .testNumberCodes:
+            // Only a well-formed "+digits:" prefix is shown: in a mistyped entry (`=` for `:`, the
+            // code first) nothing tells the code from the number.
             return value.split(separator: ",", omittingEmptySubsequences: false).map { entry in
-                guard let colon = entry.firstIndex(of: ":") else { return String(entry) }
-                return entry[...colon] + Self.redacted
+                let trimmed = entry.trimmingCharacters(in: .whitespaces)
+                guard let colon = trimmed.firstIndex(of: ":"), trimmed.hasPrefix("+"),
+                    trimmed[trimmed.index(after: trimmed.startIndex)..<colon].allSatisfy({ $0.isASCII && $0.isNumber })
+                else { return Self.redacted }
+                return trimmed[...colon] + Self.redacted
             }.joined(separator: ",")
-        case .urlCredentials: return Self.withoutURLCredentials(value)
+        case .urlCredentials: return Self.withoutQueries(Self.withoutURLCredentials(value))
         }
     }
 
@@ -40,5 +45,24 @@ public enum SettingMask: Sendable, Equatable {
             }
         }
         return result + rest
+    }
+
+    /// Replaces every query string (`?…` up to a space, comma or fragment) with "(redacted)":
+    /// webhook and callback URLs often carry their token there.
+    static func withoutQueries(_ text: String) -> String {
+        var result = ""
+        var inQuery = false
+        for character in text {
+            if inQuery {
+                guard " \t,#".contains(character) else { continue }
+                inQuery = false
+            } else if character == "?" {
+                result += "?" + redacted
+                inQuery = true
+                continue
+            }
+            result.append(character)
+        }
+        return result
     }
 }

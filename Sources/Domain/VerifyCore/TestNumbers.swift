@@ -18,15 +18,18 @@ public struct TestNumbers: Sendable, Equatable {
     /// Parses `+15555550100:123456,+15555550101:654321` (E.164 syntax only, not validity).
     public static func parse(_ text: String) throws -> [String: String] {
         var codes: [String: String] = [:]
-        for item in text.split(separator: ",") {
+        for (index, item) in text.split(separator: ",").enumerated() {
             let parts = item.trimmingCharacters(in: .whitespaces).split(separator: ":").map(String.init)
             guard parts.count == 2, let number = parts.first, number.hasPrefix("+"), (8...16).contains(number.count),
                 number.dropFirst().allSatisfy(ASCII.isDigit),
                 CodeGenerator.allowedLengths.contains(parts[1].count), parts[1].allSatisfy(ASCII.isDigit)
             else {
-                // The entry's code is left out: error messages reach logs and `config check`.
-                let number = item.split(separator: ":").first.map { "\"\($0.trimmingCharacters(in: .whitespaces)):…\"" } ?? "an entry"
-                throw LimitSyntaxError(message: "\(number): expected +E164:CODE with a 4–10 digit code")
+                // Nothing of the entry is quoted: error messages reach logs and `config check`, and
+                // in a mistyped entry the code may stand anywhere.
+                throw LimitSyntaxError(message: "entry \(index + 1): expected +E164:CODE with a 4–10 digit code")
+            }
+            if let earlier = codes[number], earlier != parts[1] {
+                throw LimitSyntaxError(message: "entry \(index + 1): \(number) is listed twice with different codes")
             }
             codes[number] = parts[1]
         }

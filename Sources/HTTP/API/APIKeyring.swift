@@ -63,7 +63,8 @@ public struct APIKeyring: Sendable {
                 let trimmed = name.trimmingCharacters(in: .whitespaces)
                 guard let scope = APIScope(rawValue: trimmed) else {
                     throw SyntaxError(
-                        description: "\(position) has an unknown scope \"\(trimmed.prefix(32))\" (known: "
+                        // The unknown word is not quoted: a key written before its scopes would be.
+                        description: "\(position) has an unknown scope (known: "
                             + APIScope.allCases.map(\.rawValue).joined(separator: ", ") + ")")
                 }
                 scopes.insert(scope)
