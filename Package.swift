@@ -4,6 +4,7 @@ import PackageDescription
 // The tree is the architecture (docs/ARCHITECTURE.md). Dependencies point inward and downward:
 //   Sources/Application    App (wiring, configuration, commands) and the phone-verify executable
 //   Sources/HTTP           API: the native HTTP surface (router, middleware, routes)
+//   Sources/Features       feature modules on the API: each exports route groups and middleware
 //   Sources/Infrastructure adapters the domain's protocols are implemented by: stores, gateways, crypto, tokens
 //   Sources/Domain         VerifyCore: the domain, no HTTP, SQL or C
 //   Sources/Wrappers       one Swift module per C library, no pointers in its public API
@@ -58,11 +59,17 @@ let package = Package(
         // HTTP surface
         .target(name: "API", dependencies: ["VerifyCore", "Encoding", "HTTPMessages", "Telemetry"], path: "Sources/HTTP/API"),
 
+        // Features: plug into the API (route groups + middleware); the API imports none of them
+        .target(
+            name: "TwilioCompatAPI", dependencies: ["API", "VerifyCore", "HTTPMessages", "Telemetry"],
+            path: "Sources/Features/TwilioCompatAPI"),
+        .target(name: "DevInbox", dependencies: ["API", "VerifyCore", "HTTPMessages"], path: "Sources/Features/DevInbox"),
+
         // Application
         .target(
             name: "App",
             dependencies: [
-                "VerifyCore", "Encoding", "Stores", "Gateways", "Adapters", "API", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
+                "VerifyCore", "Encoding", "Stores", "Gateways", "Adapters", "API", "TwilioCompatAPI", "DevInbox", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
                 "CurlClient", "SQLite", "PostgresStore",
             ],
             path: "Sources/Application/App"),
@@ -74,7 +81,9 @@ let package = Package(
         .target(name: "ThreadTesting", path: "Sources/Testing/ThreadTesting"),
 
         .testTarget(name: "VerifyCoreTests", dependencies: ["VerifyCore", "VerifyTesting"]),
-        .testTarget(name: "APITests", dependencies: ["API", "VerifyCore", "VerifyTesting", "HTTPMessages", "Telemetry"]),
+        .testTarget(
+            name: "APITests",
+            dependencies: ["API", "TwilioCompatAPI", "DevInbox", "VerifyCore", "VerifyTesting", "HTTPMessages", "Telemetry"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPMessages"]),
         .testTarget(name: "SQLiteTests", dependencies: ["ThreadTesting", "SQLite"]),
         .testTarget(name: "LibCryptoTests", dependencies: ["LibCrypto"]),

@@ -1,4 +1,5 @@
 import API
+import DevInbox
 import Foundation
 import HTTPMessages
 import Telemetry
@@ -23,7 +24,8 @@ struct APITestHarness {
             service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
             logger: Logger(handler: logs, minimumLevel: .debug),
             readiness: { if !ready { throw VerifyError(.unavailable, "store down") } },
-            devMessages: dev ? inbox : nil, clientIP: ClientIPResolver(trustedProxies: trustedProxies))
+            clientIP: ClientIPResolver(trustedProxies: trustedProxies))
+        if dev { dependencies.features.append(DevInboxFeature(messages: inbox, service: t.service, random: t.random).api) }
         dependencies.fraudAdmin = FraudAdmin(store: t.store, clock: t.clock, policy: protection.fraud.policy)
         dependencies.lockoutAdmin = LockoutAdmin(store: t.store, clock: t.clock, limits: protection.limiter.limits)
         dependencies.apiKeys = apiKeys ?? APIKeyring(admin: adminKey.map { [$0] } ?? [])

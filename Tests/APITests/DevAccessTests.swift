@@ -1,4 +1,5 @@
 import API
+import DevInbox
 import Testing
 
 /// Development endpoints show codes: they answer loopback clients only, the client being what

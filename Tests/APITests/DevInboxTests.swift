@@ -4,7 +4,8 @@ import Testing
 import VerifyCore
 import VerifyTesting
 
-@testable import API
+import API
+@testable import DevInbox
 
 /// A DevMessageLog that can wait, like the application's `DevInbox`.
 final class WaitingDevLog: DevMessageFeed, @unchecked Sendable {
@@ -293,7 +294,8 @@ final class WaitingDevLog: DevMessageFeed, @unchecked Sendable {
         let dev = APITestHarness(dev: true)
         let prod = APITestHarness(dev: false)
         let registered = dev.api.router.table.contains { $0.template == "/dev/inbox" }
-        // Registered by APIResponder next to DevRoutes; until then this checks only production.
+        // Registered by DevInboxFeature next to DevRoutes (the application adds it in development only).
+        #expect(registered)
         if registered {
             let page = dev.call("GET", "/dev/inbox")
             #expect(page.status == 200)

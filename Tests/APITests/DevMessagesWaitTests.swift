@@ -4,7 +4,8 @@ import Testing
 import VerifyCore
 import VerifyTesting
 
-@testable import API
+import API
+@testable import DevInbox
 
 /// `GET /dev/messages` filters by verification and can wait for a message (off the HTTP threads).
 @Suite struct DevMessagesWaitTests {

@@ -66,7 +66,7 @@ import VerifyTesting
         let t = TestService()
         var dependencies = APIDependencies(
             service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
-            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {}, devMessages: nil)
+            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {})
         dependencies.receipts = DeliveryReceipts(outbox: t.store, clock: t.clock)
         dependencies.callbackAuth = CallbackAuthenticators(
             publicURL: "http://issuer.test", twilio: { _, _, _ in false }, vonage: { _ in false })

@@ -60,7 +60,7 @@ import VerifyTesting
         let ring = CountingKeyRing()
         let dependencies = APIDependencies(
             service: t.service, keys: ring, issuer: "http://issuer.test", clock: t.clock, random: t.random,
-            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {}, devMessages: nil)
+            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {})
         let response = APIResponder(dependencies).respond(to: HTTPRequest(method: "GET", path: "/.well-known/jwks.json"))
         #expect(response.status == 200 && ring.count == 1)
     }
@@ -71,7 +71,7 @@ import VerifyTesting
         let t = TestService()
         var dependencies = APIDependencies(
             service: t.service, keys: FakeSigner(), issuer: "https://verify.example.test/", clock: t.clock, random: t.random,
-            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {}, devMessages: nil)
+            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {})
         dependencies.introspection = CredentialIntrospector(verifier: FakeCredentialVerifier(clock: t.clock), redemptions: t.store, random: t.random)
         let response = APIResponder(dependencies).respond(to: HTTPRequest(method: "GET", path: "/.well-known/openid-configuration"))
         let doc = (try? JSONValue.parse(response.bodyBytes)) ?? .null

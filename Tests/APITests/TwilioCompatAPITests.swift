@@ -1,4 +1,5 @@
 import API
+import TwilioCompatAPI
 import Foundation
 import HTTPMessages
 import Telemetry

@@ -1,4 +1,5 @@
 import API
+import TwilioCompatAPI
 import Foundation
 import HTTPMessages
 import Telemetry
@@ -26,15 +27,16 @@ struct TwilioCompatHarness {
         t = TestService(protection: protection)
         var dependencies = APIDependencies(
             service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
-            logger: Logger(handler: logs, minimumLevel: .debug), readiness: {}, devMessages: nil)
+            logger: Logger(handler: logs, minimumLevel: .debug), readiness: {})
         if compat {
             let credentials = try! TwilioCompatCredentials(parsing: "\(Self.account):\(Self.token),\(Self.other):\(Self.otherToken)")
-            dependencies.twilioCompat = TwilioCompatDependencies(
+            let compat = TwilioCompatDependencies(
                 credentials: credentials,
                 service: store
                     ? TwilioCompatService(verifications: t.service, store: compatStore ?? t.store, customCodeAccounts: customCodeAccounts)
                     : nil,
                 baseURL: "https://verify.example.com/")
+            dependencies.features.append(TwilioCompatFeature(compat, logger: dependencies.logger).api)
         }
         api = APIResponder(dependencies)
     }

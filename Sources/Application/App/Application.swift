@@ -1,5 +1,6 @@
 import API
 import Adapters
+import DevInbox
 import LibCrypto
 import Foundation
 import Gateways
@@ -7,6 +8,7 @@ import HTTPServer
 import HTTPMessages
 import Stores
 import Telemetry
+import TwilioCompatAPI
 import VerifyCore
 
 /// Wires every part together from a configuration and runs it: store, delivery worker, API, HTTP server.
@@ -122,7 +124,6 @@ public final class Application: @unchecked Sendable {
                 try store.read { try $0.ping() }
                 if keyRing.signingKeyRetired { throw StoreKeyRing.retiredKey }
             },
-            devMessages: inbox,
             clientIP: ClientIPResolver(trustedProxies: c.trustedProxies))
         dependencies.gatewayReadiness = {
             if gateway.circuitStates().allSatisfy({ $0.state == .open }) {
@@ -147,14 +148,18 @@ public final class Application: @unchecked Sendable {
             if compatStore == nil {
                 logger.warning("the Twilio-compatible API is not available with this store; /v2 answers 501", [("database", opened.description)])
             }
-            dependencies.twilioCompat = TwilioCompatDependencies(
+            let compat = TwilioCompatDependencies(
                 credentials: credentials, service: compatStore.map {
                     TwilioCompatService(verifications: service, store: $0, customCodeAccounts: c.twilioCompatCustomCodeAccounts)
                 },
                 baseURL: publicURL)
+            dependencies.features.append(TwilioCompatFeature(compat, logger: logger).api)
+        }
+        if let inbox {
+            dependencies.features.append(
+                DevInboxFeature(messages: inbox, service: service, random: random, access: DevAccess(exposed: c.devExpose)).api)
         }
         dependencies.apiKeys = c.apiKeys
-        dependencies.devAccess = DevAccess(exposed: c.devExpose)
         dependencies.observabilityNeedsKey = c.mode == .production
         if replacedActiveKey {
             // A replica that read the store just before this activation serves its cached key set

@@ -1,4 +1,5 @@
 import API
+import TwilioCompatAPI
 
 extension Configuration {
     /// Shortest secret production accepts in the Twilio-compatible credentials.

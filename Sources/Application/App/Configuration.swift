@@ -1,6 +1,7 @@
 import API
 import Foundation
 import Telemetry
+import TwilioCompatAPI
 import VerifyCore
 
 /// A configuration problem, reported at start-up with the variable's name.

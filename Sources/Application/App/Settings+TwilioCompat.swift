@@ -1,3 +1,4 @@
+import TwilioCompatAPI
 import API
 
 /// The twilioCompat section of the settings table (read by `Configuration.readTwilioCompat`).

@@ -3,7 +3,7 @@ import VerifyCore
 
 /// Server-to-server administration, behind `Authorization: Bearer KEY` with the route's scope
 /// (``APIKeyring``): `fraud` or `factors` to change, those or `read` to list.
-struct AdminRoutes: Sendable {
+struct AdminRoutes: RouteGroup {
     let fraud: FraudAdmin
     let mfa: MFAService?
     let keys: APIKeyring

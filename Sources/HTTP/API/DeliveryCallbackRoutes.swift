@@ -22,7 +22,7 @@ public struct CallbackAuthenticators: Sendable {
 
 /// Delivery receipts from vendors: `POST /v1/webhooks/twilio/status` (signed with
 /// X-Twilio-Signature; bad signatures get 403) and `GET|POST /v1/webhooks/vonage/dlr?token=…`.
-struct DeliveryCallbackRoutes: Sendable {
+struct DeliveryCallbackRoutes: RouteGroup {
     let receipts: DeliveryReceipts
     let auth: CallbackAuthenticators
 

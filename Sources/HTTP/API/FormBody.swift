@@ -1,8 +1,8 @@
 import HTTPMessages
 
 /// `application/x-www-form-urlencoded` fields of a request body (vendors' callbacks).
-enum FormBody {
-    static func fields(_ body: [UInt8]) -> [(String, String)] {
+public enum FormBody {
+    public static func fields(_ body: [UInt8]) -> [(String, String)] {
         String(decoding: body, as: UTF8.self).split(separator: "&").compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = decode(parts[0]) else { return nil }

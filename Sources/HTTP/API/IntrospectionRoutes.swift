@@ -5,7 +5,7 @@ import VerifyCore
 /// JSON body `{"token": …}` is accepted too), authenticated with a key of scope `introspect`. An active
 /// credential's answer is `{"active": true, …its claims}` and redeems it; anything else (invalid,
 /// expired, redeemed before) is `{"active": false}` and nothing more (RFC 7662 §2.2).
-struct IntrospectionRoutes: Sendable {
+struct IntrospectionRoutes: RouteGroup {
     static let path = "/v1/credentials/introspect"
     /// Longest body read for the token (credentials are under 1 KiB).
     static let maxTokenBytes = 8 * 1024

@@ -5,7 +5,7 @@ import VerifyCore
 /// Operators' view of failed-check lockouts (docs/ABUSE.md, "Failed checks"): who is waiting on
 /// which number, and lifting every lockout of a number. Behind an API key with the `lockouts`
 /// scope (`read` may list).
-struct LockoutRoutes: Sendable {
+struct LockoutRoutes: RouteGroup {
     let admin: LockoutAdmin
     let keys: APIKeyring
 

@@ -3,7 +3,7 @@ import VerifyCore
 
 /// `/v1/mfa/…`: the phone second factor for users of the main auth server. Every route needs
 /// `Authorization: Bearer <session token>`.
-struct MFARoutes: Sendable {
+struct MFARoutes: RouteGroup {
     let mfa: MFAService
     let sessions: any SessionVerifier
     let clock: any Clock

@@ -23,7 +23,7 @@ public struct RouteContext: Sendable {
     }
 }
 
-/// A route handler. Throwing a `VerifyError` becomes the error response.
+/// A route handler. A thrown `VerifyError` becomes the error response (``ErrorMiddleware``).
 public typealias RouteHandler = @Sendable (HTTPRequest, RouteContext) throws -> HTTPResponse
 
 /// Maps method + path (with `{name}` parameters) to handlers; tells 404 from 405.
@@ -75,6 +75,23 @@ public struct Router: Sendable {
             allowedTemplate = route.template
         }
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed, template: allowedTemplate)
+    }
+
+    /// The end of the middleware chain: runs the matching handler with the route's template and
+    /// parameters in `context`, or throws a ``RoutingError`` (after naming the template of a 405,
+    /// so logs and metrics count it under its route).
+    public func respond(to request: HTTPRequest, context: inout RouteContext) throws -> HTTPResponse {
+        switch match(method: request.method, path: request.path) {
+        case .notFound:
+            throw RoutingError.notFound
+        case .methodNotAllowed(let allowed, let template):
+            context.route = template
+            throw RoutingError.methodNotAllowed(allowed: allowed)
+        case .found(let handler, let template, let parameters):
+            context.route = template
+            context.parameters = parameters
+            return try handler(request, context)
+        }
     }
 
     private static func bind(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {

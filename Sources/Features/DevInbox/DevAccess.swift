@@ -1,3 +1,5 @@
+import API
+
 /// Who may reach the development endpoints (`/dev/…`: sent messages and their codes). A
 /// development server on 0.0.0.0 (a container) would otherwise show codes — including codes sent
 /// through real vendor gateways — to anyone who can reach the port. They answer loopback

@@ -1,10 +1,11 @@
+import API
 import Foundation
 import HTTPMessages
 import Synchronization
 import VerifyCore
 
 /// Development-only endpoints: never registered in production mode.
-struct DevRoutes: Sendable {
+struct DevRoutes: RouteGroup {
     let messages: any DevMessageLog
     let service: VerificationService
 
@@ -60,21 +61,4 @@ struct DevRoutes: Sendable {
         let json: JSONValue = ["messages": .array(items)]
         return json.encoded()
     }
-}
-
-/// A body produced once by a blocking call (run by the transport off its worker threads).
-final class OneShotBody: HTTPBodyStream {
-    private let produce: @Sendable () -> [UInt8]
-    private let done = Atomic<Bool>(false)
-
-    init(_ produce: @escaping @Sendable () -> [UInt8]) {
-        self.produce = produce
-    }
-
-    func next() -> [UInt8]? {
-        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return nil }
-        return produce()
-    }
-
-    func close() {}
 }

@@ -1,30 +1,14 @@
+import API
 import Foundation
 import HTTPMessages
 import Telemetry
 import VerifyCore
 import Encoding
 
-/// What the Twilio-compatible API needs; `APIDependencies.twilioCompat` is nil when it is off.
-public struct TwilioCompatDependencies: Sendable {
-    public var credentials: TwilioCompatCredentials
-    /// Nil when the store does not keep the compatible API's records: every endpoint answers 501.
-    public var service: TwilioCompatService?
-    /// Base of the absolute URLs in responses (`url`, `links`, paging), without a trailing slash.
-    public var baseURL: String
-
-    public init(credentials: TwilioCompatCredentials, service: TwilioCompatService?, baseURL: String) {
-        self.credentials = credentials
-        self.service = service
-        var base = baseURL
-        while base.hasSuffix("/") { base.removeLast() }
-        self.baseURL = base
-    }
-}
-
 /// `/v2/Services…`: Twilio Verify v2's wire protocol (form-encoded PascalCase parameters, JSON
 /// snake_case responses, HTTP Basic auth, Twilio's error body), over PhoneVerify's own lifecycle.
 /// docs/TWILIO_COMPAT.md is the migration guide.
-struct TwilioCompatRoutes: Sendable {
+struct TwilioCompatRoutes: RouteGroup {
     let dependencies: TwilioCompatDependencies
     let logger: Logger
 
@@ -71,9 +55,6 @@ struct TwilioCompatRoutes: Sendable {
             handle(request, context, .check) { account, compat in try check(request, context, account, compat) }
         }
     }
-
-    /// Whether a path belongs to this API (for Twilio-shaped 404s and 405s).
-    static func owns(_ path: String) -> Bool { path == "/v2" || path.hasPrefix("/v2/") }
 
     /// Authenticates, runs `body`, and turns every refusal into Twilio's error body.
     func handle(

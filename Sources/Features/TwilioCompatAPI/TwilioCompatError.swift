@@ -1,3 +1,4 @@
+import API
 import HTTPMessages
 import VerifyCore
 
