@@ -25,12 +25,12 @@ import VerifyCore
     /// A service that enabled custom codes before the operator's list existed cannot use them.
     @Test func aServiceEnabledBeforeTheUpgradeStillRefusesCustomCodes() throws {
         let h = H()
-        var settings = CompatServiceSettings(friendlyName: "Legacy", codeLength: 6)
+        var settings = TwilioCompatServiceSettings(friendlyName: "Legacy", codeLength: 6)
         settings.customCodeEnabled = true
-        let legacy = CompatService(
+        let legacy = TwilioCompatServiceRecord(
             sid: "VA" + String(repeating: "e", count: 32), accountSID: H.other, settings: settings,
             createdAt: h.t.clock.now(), updatedAt: h.t.clock.now())
-        try h.t.store.compatWrite { tx in try tx.saveCompatService(legacy) }
+        try h.t.store.twilioCompatWrite { tx in try tx.saveTwilioCompatService(legacy) }
 
         let refused = h.call(
             "POST", "/v2/Services/\(legacy.sid)/Verifications",

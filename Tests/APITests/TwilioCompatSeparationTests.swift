@@ -65,8 +65,8 @@ import VerifyTesting
         // Nor does the compat service reach one linked by a record it did not write itself.
         let compat = TwilioCompatService(verifications: h.t.service, store: h.t.store)
         let owned = try compat.service(sid: service, accountSID: H.account)
-        try h.t.store.compatWrite { tx in
-            try tx.linkCompatVerification(CompatVerificationLink(
+        try h.t.store.twilioCompatWrite { tx in
+            try tx.linkTwilioCompatVerification(TwilioCompatVerificationLink(
                 verificationID: id, serviceSID: service, accountSID: H.account, to: "+15555550123", createdAt: h.t.clock.now()))
         }
         #expect(throws: VerifyError.self) { try compat.verification(id: id, service: owned) }

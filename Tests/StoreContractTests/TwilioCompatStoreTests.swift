@@ -12,43 +12,43 @@ import VerifyTesting
         try #require(try kind.make() as? any TwilioCompatStore & OutboxStore)
     }
 
-    func service(_ sid: String, account: String = "AC1", at offset: TimeInterval = 0, name: String = "Acme") -> CompatService {
-        var settings = CompatServiceSettings(friendlyName: name, codeLength: 6)
+    func service(_ sid: String, account: String = "AC1", at offset: TimeInterval = 0, name: String = "Acme") -> TwilioCompatServiceRecord {
+        var settings = TwilioCompatServiceSettings(friendlyName: name, codeLength: 6)
         settings.customCodeEnabled = true
-        return CompatService(sid: sid, accountSID: account, settings: settings, createdAt: t0.addingTimeInterval(offset), updatedAt: t0.addingTimeInterval(offset))
+        return TwilioCompatServiceRecord(sid: sid, accountSID: account, settings: settings, createdAt: t0.addingTimeInterval(offset), updatedAt: t0.addingTimeInterval(offset))
     }
 
     @Test(arguments: compatKinds) func servicesRoundTripListAndDelete(_ kind: StoreKind) throws {
         let store = try make(kind)
-        try store.compatWrite { tx in
-            try tx.saveCompatService(service("VA2", at: 2))
-            try tx.saveCompatService(service("VA1", at: 1))
-            try tx.saveCompatService(service("VA3", at: 3))
-            try tx.saveCompatService(service("VA9", account: "AC2", at: 0))
+        try store.twilioCompatWrite { tx in
+            try tx.saveTwilioCompatService(service("VA2", at: 2))
+            try tx.saveTwilioCompatService(service("VA1", at: 1))
+            try tx.saveTwilioCompatService(service("VA3", at: 3))
+            try tx.saveTwilioCompatService(service("VA9", account: "AC2", at: 0))
         }
-        #expect(try store.compatRead { try $0.compatService(sid: "VA1") } == service("VA1", at: 1))
-        #expect(try store.compatRead { try $0.compatServices(accountSID: "AC1", offset: 0, limit: 10) }.map(\.sid) == ["VA1", "VA2", "VA3"])
-        #expect(try store.compatRead { try $0.compatServices(accountSID: "AC1", offset: 1, limit: 1) }.map(\.sid) == ["VA2"])
-        #expect(try store.compatRead { try $0.compatServices(accountSID: "AC2", offset: 0, limit: 10) }.map(\.sid) == ["VA9"])
+        #expect(try store.twilioCompatRead { try $0.twilioCompatService(sid: "VA1") } == service("VA1", at: 1))
+        #expect(try store.twilioCompatRead { try $0.twilioCompatServices(accountSID: "AC1", offset: 0, limit: 10) }.map(\.sid) == ["VA1", "VA2", "VA3"])
+        #expect(try store.twilioCompatRead { try $0.twilioCompatServices(accountSID: "AC1", offset: 1, limit: 1) }.map(\.sid) == ["VA2"])
+        #expect(try store.twilioCompatRead { try $0.twilioCompatServices(accountSID: "AC2", offset: 0, limit: 10) }.map(\.sid) == ["VA9"])
 
         var changed = service("VA1", at: 1, name: "Renamed")
         changed.updatedAt = t0.addingTimeInterval(50)
         let renamed = changed
-        try store.compatWrite { tx in try tx.saveCompatService(renamed) }
-        let read = try #require(try store.compatRead { try $0.compatService(sid: "VA1") })
+        try store.twilioCompatWrite { tx in try tx.saveTwilioCompatService(renamed) }
+        let read = try #require(try store.twilioCompatRead { try $0.twilioCompatService(sid: "VA1") })
         #expect(read.settings.friendlyName == "Renamed")
         #expect(read.createdAt == t0.addingTimeInterval(1) && read.updatedAt == t0.addingTimeInterval(50))
 
-        try store.compatWrite { tx in try tx.deleteCompatService(sid: "VA1") }
-        #expect(try store.compatRead { try $0.compatService(sid: "VA1") } == nil)
+        try store.twilioCompatWrite { tx in try tx.deleteTwilioCompatService(sid: "VA1") }
+        #expect(try store.twilioCompatRead { try $0.twilioCompatService(sid: "VA1") } == nil)
     }
 
     @Test(arguments: compatKinds) func linksFindTheNewestVerificationOfANumber(_ kind: StoreKind) throws {
         let store = try make(kind)
-        try store.compatWrite { tx in
+        try store.twilioCompatWrite { tx in
             for (i, id) in ["ver_a", "ver_b", "ver_c"].enumerated() {
                 try tx.insert(sample(id))
-                try tx.linkCompatVerification(CompatVerificationLink(
+                try tx.linkTwilioCompatVerification(TwilioCompatVerificationLink(
                     verificationID: id, serviceSID: id == "ver_c" ? "VA2" : "VA1", accountSID: "AC1", to: "+15555550123",
                     createdAt: t0.addingTimeInterval(Double(i))))
             }
@@ -58,46 +58,46 @@ import VerifyTesting
             try tx.enqueue(message("msg_2", for: "ver_b", at: t0.addingTimeInterval(2)))
             try tx.enqueue(message("msg_1", for: "ver_b", at: t0.addingTimeInterval(1)))
         }
-        #expect(try store.compatRead { try $0.compatLatestVerificationID(serviceSID: "VA1", to: "+15555550123") } == "ver_b")
-        #expect(try store.compatRead { try $0.compatLatestVerificationID(serviceSID: "VA1", to: "+15555550199") } == nil)
-        #expect(try store.compatRead { try $0.compatPendingVerificationIDs(serviceSID: "VA1") } == ["ver_b"])
-        #expect(try store.compatRead { try $0.compatLink(verificationID: "ver_c") }?.serviceSID == "VA2")
-        let messages = try store.compatRead { try $0.compatMessages(verificationID: "ver_b") }
+        #expect(try store.twilioCompatRead { try $0.twilioCompatLatestVerificationID(serviceSID: "VA1", to: "+15555550123") } == "ver_b")
+        #expect(try store.twilioCompatRead { try $0.twilioCompatLatestVerificationID(serviceSID: "VA1", to: "+15555550199") } == nil)
+        #expect(try store.twilioCompatRead { try $0.twilioCompatPendingVerificationIDs(serviceSID: "VA1") } == ["ver_b"])
+        #expect(try store.twilioCompatRead { try $0.twilioCompatLink(verificationID: "ver_c") }?.serviceSID == "VA2")
+        let messages = try store.twilioCompatRead { try $0.twilioCompatMessages(verificationID: "ver_b") }
         #expect(Set(messages.map(\.id)) == ["msg_1", "msg_2"])
     }
 
     /// A write body reads its own compat writes (PostgreSQL buffers them until COMMIT).
     @Test(arguments: compatKinds) func aBodyReadsItsOwnCompatWrites(_ kind: StoreKind) throws {
         let store = try make(kind)
-        try store.compatWrite { tx in
+        try store.twilioCompatWrite { tx in
             try tx.insert(sample("ver_old"))
-            try tx.linkCompatVerification(CompatVerificationLink(
+            try tx.linkTwilioCompatVerification(TwilioCompatVerificationLink(
                 verificationID: "ver_old", serviceSID: "VA1", accountSID: "AC1", to: "+15555550123", createdAt: t0))
         }
-        let first = try store.compatWrite { tx -> [String] in
-            try tx.saveCompatService(service("VA1"))
+        let first = try store.twilioCompatWrite { tx -> [String] in
+            try tx.saveTwilioCompatService(service("VA1"))
             try tx.insert(sample("ver_new"))
-            try tx.linkCompatVerification(CompatVerificationLink(
+            try tx.linkTwilioCompatVerification(TwilioCompatVerificationLink(
                 verificationID: "ver_new", serviceSID: "VA1", accountSID: "AC1", to: "+15555550123",
                 createdAt: t0.addingTimeInterval(5)))
             return [
-                try tx.compatService(sid: "VA1")?.sid ?? "-",
-                try tx.compatServices(accountSID: "AC1", offset: 0, limit: 10).map(\.sid).joined(separator: ","),
-                try tx.compatLatestVerificationID(serviceSID: "VA1", to: "+15555550123") ?? "-",
-                try tx.compatLink(verificationID: "ver_new")?.serviceSID ?? "-",
-                try tx.compatPendingVerificationIDs(serviceSID: "VA1").sorted().joined(separator: ","),
+                try tx.twilioCompatService(sid: "VA1")?.sid ?? "-",
+                try tx.twilioCompatServices(accountSID: "AC1", offset: 0, limit: 10).map(\.sid).joined(separator: ","),
+                try tx.twilioCompatLatestVerificationID(serviceSID: "VA1", to: "+15555550123") ?? "-",
+                try tx.twilioCompatLink(verificationID: "ver_new")?.serviceSID ?? "-",
+                try tx.twilioCompatPendingVerificationIDs(serviceSID: "VA1").sorted().joined(separator: ","),
             ]
         }
         #expect(first == ["VA1", "VA1", "ver_new", "VA1", "ver_new,ver_old"])
-        let second = try store.compatWrite { tx -> [String] in
+        let second = try store.twilioCompatWrite { tx -> [String] in
             var canceled = sample("ver_old")
             canceled.storedStatus = .canceled
             try tx.update(canceled)
-            try tx.deleteCompatService(sid: "VA1")
+            try tx.deleteTwilioCompatService(sid: "VA1")
             return [
-                try tx.compatService(sid: "VA1")?.sid ?? "-",
-                try tx.compatServices(accountSID: "AC1", offset: 0, limit: 10).map(\.sid).joined(separator: ","),
-                try tx.compatPendingVerificationIDs(serviceSID: "VA1").joined(separator: ","),
+                try tx.twilioCompatService(sid: "VA1")?.sid ?? "-",
+                try tx.twilioCompatServices(accountSID: "AC1", offset: 0, limit: 10).map(\.sid).joined(separator: ","),
+                try tx.twilioCompatPendingVerificationIDs(serviceSID: "VA1").joined(separator: ","),
             ]
         }
         #expect(second == ["-", "", "ver_new"])
@@ -106,12 +106,12 @@ import VerifyTesting
     @Test(arguments: compatKinds) func aThrowingBodyLeavesNothing(_ kind: StoreKind) throws {
         let store = try make(kind)
         #expect(throws: Boom.self) {
-            try store.compatWrite { tx in
-                try tx.saveCompatService(service("VA1"))
+            try store.twilioCompatWrite { tx in
+                try tx.saveTwilioCompatService(service("VA1"))
                 throw Boom()
             }
         }
-        #expect(try store.compatRead { try $0.compatService(sid: "VA1") } == nil)
+        #expect(try store.twilioCompatRead { try $0.twilioCompatService(sid: "VA1") } == nil)
     }
 
     /// A resend may change the code length (a custom code of another length): the store keeps it.
@@ -127,12 +127,12 @@ import VerifyTesting
 
     @Test(arguments: compatKinds) func purgeDropsLinksOfPurgedVerifications(_ kind: StoreKind) throws {
         let store = try make(kind)
-        try store.compatWrite { tx in
+        try store.twilioCompatWrite { tx in
             try tx.insert(sample("ver_old", expires: 10))
-            try tx.linkCompatVerification(CompatVerificationLink(
+            try tx.linkTwilioCompatVerification(TwilioCompatVerificationLink(
                 verificationID: "ver_old", serviceSID: "VA1", accountSID: "AC1", to: "+15555550123", createdAt: t0))
         }
         _ = try store.purge(endedBefore: t0.addingTimeInterval(3600))
-        #expect(try store.compatRead { try $0.compatLink(verificationID: "ver_old") } == nil)
+        #expect(try store.twilioCompatRead { try $0.twilioCompatLink(verificationID: "ver_old") } == nil)
     }
 }

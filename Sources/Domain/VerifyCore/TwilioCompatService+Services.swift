@@ -3,42 +3,42 @@ import Foundation
 /// Services (`VA…`): settings owned by one account, which drive its verifications.
 extension TwilioCompatService {
     /// Settings of a new service: the policy's code length until told otherwise.
-    public func defaultSettings(friendlyName: String) -> CompatServiceSettings {
-        CompatServiceSettings(friendlyName: friendlyName, codeLength: verifications.policy.codeLength)
+    public func defaultSettings(friendlyName: String) -> TwilioCompatServiceSettings {
+        TwilioCompatServiceSettings(friendlyName: friendlyName, codeLength: verifications.policy.codeLength)
     }
 
-    public func createService(accountSID: String, settings: CompatServiceSettings) throws -> CompatService {
+    public func createService(accountSID: String, settings: TwilioCompatServiceSettings) throws -> TwilioCompatServiceRecord {
         try Self.validate(settings)
         if settings.customCodeEnabled { try requireCustomCodes(accountSID: accountSID, parameter: "CustomCodeEnabled") }
         let now = clock.now()
-        let service = CompatService(
+        let service = TwilioCompatServiceRecord(
             sid: verifications.random.identifier(prefix: "VA"), accountSID: accountSID, settings: settings, createdAt: now,
             updatedAt: now)
-        try store.compatWrite { tx in try tx.saveCompatService(service) }
+        try store.twilioCompatWrite { tx in try tx.saveTwilioCompatService(service) }
         return service
     }
 
     /// The account's service, or `not_found` (another account's services do not exist for it).
-    public func service(sid: String, accountSID: String) throws -> CompatService {
-        let found = try store.compatRead { try $0.compatService(sid: sid) }
+    public func service(sid: String, accountSID: String) throws -> TwilioCompatServiceRecord {
+        let found = try store.twilioCompatRead { try $0.twilioCompatService(sid: sid) }
         guard let found, found.accountSID == accountSID else { throw Self.serviceNotFound }
         return found
     }
 
     /// One page of the account's services, and whether another page follows.
-    public func services(accountSID: String, page: Int, pageSize: Int) throws -> (services: [CompatService], more: Bool) {
+    public func services(accountSID: String, page: Int, pageSize: Int) throws -> (services: [TwilioCompatServiceRecord], more: Bool) {
         let (offset, overflow) = page.multipliedReportingOverflow(by: pageSize)
         guard !overflow else { return ([], false) }
-        let rows = try store.compatRead { try $0.compatServices(accountSID: accountSID, offset: offset, limit: pageSize + 1) }
+        let rows = try store.twilioCompatRead { try $0.twilioCompatServices(accountSID: accountSID, offset: offset, limit: pageSize + 1) }
         return (Array(rows.prefix(pageSize)), rows.count > pageSize)
     }
 
     public func updateService(
-        sid: String, accountSID: String, _ change: @escaping @Sendable (inout CompatServiceSettings) throws -> Void
-    ) throws -> CompatService {
+        sid: String, accountSID: String, _ change: @escaping @Sendable (inout TwilioCompatServiceSettings) throws -> Void
+    ) throws -> TwilioCompatServiceRecord {
         let now = clock.now()
-        return try store.compatWrite { tx -> CompatService in
-            guard var service = try tx.compatService(sid: sid), service.accountSID == accountSID else { throw Self.serviceNotFound }
+        return try store.twilioCompatWrite { tx -> TwilioCompatServiceRecord in
+            guard var service = try tx.twilioCompatService(sid: sid), service.accountSID == accountSID else { throw Self.serviceNotFound }
             let before = service.settings
             try change(&service.settings)
             try Self.validate(service.settings)
@@ -48,7 +48,7 @@ extension TwilioCompatService {
                 try requireCustomCodes(accountSID: accountSID, parameter: "CustomCodeEnabled")
             }
             service.updatedAt = now
-            try tx.saveCompatService(service)
+            try tx.saveTwilioCompatService(service)
             return service
         }
     }
@@ -56,17 +56,17 @@ extension TwilioCompatService {
     /// Deletes a service; its pending verifications are canceled (their codes stop working).
     public func deleteService(sid: String, accountSID: String) throws {
         let now = clock.now()
-        let canceled = try store.compatWrite { tx -> [String] in
-            guard let service = try tx.compatService(sid: sid), service.accountSID == accountSID else { throw Self.serviceNotFound }
+        let canceled = try store.twilioCompatWrite { tx -> [String] in
+            guard let service = try tx.twilioCompatService(sid: sid), service.accountSID == accountSID else { throw Self.serviceNotFound }
             var canceled: [String] = []
-            for id in try tx.compatPendingVerificationIDs(serviceSID: sid) {
+            for id in try tx.twilioCompatPendingVerificationIDs(serviceSID: sid) {
                 guard var v = try tx.verification(id: id), Self.purposes.contains(v.purpose), v.storedStatus == .pending else { continue }
                 v.storedStatus = .canceled
                 try tx.update(v)
                 try tx.supersedeQueuedMessages(verificationID: id, reason: "verification service deleted", now: now)
                 canceled.append(id)
             }
-            try tx.deleteCompatService(sid: sid)
+            try tx.deleteTwilioCompatService(sid: sid)
             return canceled
         }
         for id in canceled { verifications.notifier.messagesSuperseded(verificationID: id) }
@@ -84,7 +84,7 @@ extension TwilioCompatService {
         }
     }
 
-    static func validate(_ settings: CompatServiceSettings) throws {
+    static func validate(_ settings: TwilioCompatServiceSettings) throws {
         guard CodeGenerator.allowedLengths.contains(settings.codeLength) else {
             throw invalid("CodeLength", "must be an integer from 4 to 10")
         }

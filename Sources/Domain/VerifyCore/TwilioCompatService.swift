@@ -2,16 +2,16 @@ import Foundation
 
 /// A verification as the Twilio-compatible API shows it: the verification, its service link and
 /// its sends.
-public struct CompatVerificationView: Sendable, Equatable {
+public struct TwilioCompatVerificationView: Sendable, Equatable {
     public let verification: Verification
-    public let link: CompatVerificationLink
+    public let link: TwilioCompatVerificationLink
     /// One per send, oldest first (test numbers, which send nothing, have none).
     public let messages: [OutboxMessage]
     public let status: VerificationStatus
     /// When the answer was made, for `date_updated` of a change.
     public let updatedAt: Date
 
-    public init(verification: Verification, link: CompatVerificationLink, messages: [OutboxMessage], status: VerificationStatus, updatedAt: Date) {
+    public init(verification: Verification, link: TwilioCompatVerificationLink, messages: [OutboxMessage], status: VerificationStatus, updatedAt: Date) {
         self.verification = verification
         self.link = link
         self.messages = messages
@@ -21,7 +21,7 @@ public struct CompatVerificationView: Sendable, Equatable {
 }
 
 /// What a Twilio-compatible start asks for, beyond the service's settings.
-public struct CompatSendRequest: Sendable {
+public struct TwilioCompatSendRequest: Sendable {
     public var to: String
     public var locale: String?
     public var customFriendlyName: String?
@@ -43,8 +43,8 @@ public struct CompatSendRequest: Sendable {
 }
 
 /// The outcome of a Twilio-compatible check: the verification and whether the code was right.
-public struct CompatCheckResult: Sendable, Equatable {
-    public let view: CompatVerificationView
+public struct TwilioCompatCheckResult: Sendable, Equatable {
+    public let view: TwilioCompatVerificationView
     public let valid: Bool
 }
 
@@ -74,7 +74,7 @@ public struct TwilioCompatService: Sendable {
     /// Starts a verification of `request.to`, or — when the service already has a pending one for
     /// that number — sends it a new code at once (no resend cooldown; the previous code stops
     /// working; the sixth send is refused with `max_sends_reached`).
-    public func send(_ request: CompatSendRequest, service: CompatService) throws -> CompatVerificationView {
+    public func send(_ request: TwilioCompatSendRequest, service: TwilioCompatServiceRecord) throws -> TwilioCompatVerificationView {
         let settings = service.settings
         if request.customCode != nil { try requireCustomCodes(accountSID: service.accountSID, parameter: "CustomCode") }
         if request.customCode != nil && !settings.customCodeEnabled {
@@ -89,7 +89,7 @@ public struct TwilioCompatService: Sendable {
             refusedLineTypes: settings.skipSmsToLandlines ? [.fixedLine] : [])
         let to = normalized(request.to)
         for _ in 0..<3 {
-            if let id = try store.compatRead({ try $0.compatLatestVerificationID(serviceSID: service.sid, to: to) }) {
+            if let id = try store.twilioCompatRead({ try $0.twilioCompatLatestVerificationID(serviceSID: service.sid, to: to) }) {
                 do {
                     let outcome = try verifications.resend(
                         id: id, clientIP: request.clientIP, purposes: Self.purposes, options: options, ignoringCooldown: true)
@@ -107,15 +107,15 @@ public struct TwilioCompatService: Sendable {
                         phoneNumber: request.to, locale: request.locale, purpose: .twilioCompat, clientIP: request.clientIP,
                         options: options)
                 ) { verification, tx in
-                    let compat = try Self.compatTransaction(tx)
+                    let compat = try Self.twilioCompatTransaction(tx)
                     // Another request started one for this number meanwhile: send through that one instead.
-                    if let other = try compat.compatLatestVerificationID(serviceSID: serviceSID, to: verification.phoneNumber),
+                    if let other = try compat.twilioCompatLatestVerificationID(serviceSID: serviceSID, to: verification.phoneNumber),
                         let existing = try compat.verification(id: other), Self.purposes.contains(existing.purpose),
                         Self.isUsable(existing, now: now)
                     {
                         throw Raced()
                     }
-                    try compat.linkCompatVerification(CompatVerificationLink(
+                    try compat.linkTwilioCompatVerification(TwilioCompatVerificationLink(
                         verificationID: verification.id, serviceSID: serviceSID, accountSID: accountSID,
                         to: verification.phoneNumber, createdAt: now))
                 }
@@ -129,7 +129,7 @@ public struct TwilioCompatService: Sendable {
 
     /// A pending verification of the service by id; finished ones (approved, canceled, expired,
     /// max attempts) are not found, as at Twilio.
-    public func verification(id: String, service: CompatService) throws -> CompatVerificationView {
+    public func verification(id: String, service: TwilioCompatServiceRecord) throws -> TwilioCompatVerificationView {
         let view = try view(id: id, service: service)
         guard view.status == .pending, view.verification.attempts < view.verification.maxAttempts else {
             throw Self.verificationNotFound
@@ -138,19 +138,19 @@ public struct TwilioCompatService: Sendable {
     }
 
     /// The service's pending verification of a number.
-    public func verification(to: String, service: CompatService) throws -> CompatVerificationView {
+    public func verification(to: String, service: TwilioCompatServiceRecord) throws -> TwilioCompatVerificationView {
         guard let id = try latestID(to: to, service: service) else { throw Self.verificationNotFound }
         return try verification(id: id, service: service)
     }
 
     /// The id of the service's newest verification of `to`, if any.
-    public func latestID(to: String, service: CompatService) throws -> String? {
+    public func latestID(to: String, service: TwilioCompatServiceRecord) throws -> String? {
         let number = normalized(to)
-        return try store.compatRead { try $0.compatLatestVerificationID(serviceSID: service.sid, to: number) }
+        return try store.twilioCompatRead { try $0.twilioCompatLatestVerificationID(serviceSID: service.sid, to: number) }
     }
 
     /// `Status=canceled` or `approved` on a pending verification.
-    public func setStatus(id: String, approved: Bool, service: CompatService) throws -> CompatVerificationView {
+    public func setStatus(id: String, approved: Bool, service: TwilioCompatServiceRecord) throws -> TwilioCompatVerificationView {
         _ = try verification(id: id, service: service)
         do {
             let v = approved
@@ -164,7 +164,7 @@ public struct TwilioCompatService: Sendable {
     /// Checks a code. A wrong code is `valid: false` with the verification still pending;
     /// a check on a verification whose checks are used up is `max_attempts_reached`; finished
     /// or unknown verifications are not found.
-    public func check(id: String, code: String, clientIP: String, service: CompatService) throws -> CompatCheckResult {
+    public func check(id: String, code: String, clientIP: String, service: TwilioCompatServiceRecord) throws -> TwilioCompatCheckResult {
         let before = try view(id: id, service: service)
         switch before.status {
         case .approved, .canceled, .expired: throw Self.verificationNotFound
@@ -172,14 +172,14 @@ public struct TwilioCompatService: Sendable {
         }
         do {
             let checked = try verifications.check(id: id, code: code, clientIP: clientIP, purposes: Self.purposes)
-            return CompatCheckResult(view: try view(id: checked.verification.id, service: service), valid: true)
+            return TwilioCompatCheckResult(view: try view(id: checked.verification.id, service: service), valid: true)
         } catch let error as VerifyError {
             switch error.code {
             case .incorrectCode:
-                return CompatCheckResult(view: try view(id: id, service: service, status: .pending), valid: false)
+                return TwilioCompatCheckResult(view: try view(id: id, service: service, status: .pending), valid: false)
             case .invalidRequest where error.details["field"] == "code":
                 // A code of another length can never match: an incorrect code, not counted.
-                return CompatCheckResult(view: before, valid: false)
+                return TwilioCompatCheckResult(view: before, valid: false)
             case .expired, .alreadyUsed, .notFound: throw Self.verificationNotFound
             default: throw error
             }
@@ -187,18 +187,18 @@ public struct TwilioCompatService: Sendable {
     }
 
     /// The view of a verification linked to `service` (any status), or not found.
-    func view(id: String, service: CompatService, status: VerificationStatus? = nil, updatedAt: Date? = nil) throws
-        -> CompatVerificationView
+    func view(id: String, service: TwilioCompatServiceRecord, status: VerificationStatus? = nil, updatedAt: Date? = nil) throws
+        -> TwilioCompatVerificationView
     {
         let now = clock.now()
         let serviceSID = service.sid
-        let found = try store.compatRead { reader -> CompatVerificationView? in
-            guard let link = try reader.compatLink(verificationID: id), link.serviceSID == serviceSID,
+        let found = try store.twilioCompatRead { reader -> TwilioCompatVerificationView? in
+            guard let link = try reader.twilioCompatLink(verificationID: id), link.serviceSID == serviceSID,
                 let v = try reader.verification(id: id), Self.purposes.contains(v.purpose)
             else { return nil }
             let updated = max(v.lastSentAt, v.approvedAt ?? v.createdAt)
-            return CompatVerificationView(
-                verification: v, link: link, messages: try reader.compatMessages(verificationID: id),
+            return TwilioCompatVerificationView(
+                verification: v, link: link, messages: try reader.twilioCompatMessages(verificationID: id),
                 status: status ?? v.status(at: now), updatedAt: updatedAt ?? updated)
         }
         guard let found else { throw Self.verificationNotFound }
@@ -216,7 +216,7 @@ public struct TwilioCompatService: Sendable {
         v.status(at: now) == .pending && v.attempts < v.maxAttempts
     }
 
-    static func compatTransaction(_ tx: any StoreTransaction) throws -> any StoreTransaction & TwilioCompatTransaction {
+    static func twilioCompatTransaction(_ tx: any StoreTransaction) throws -> any StoreTransaction & TwilioCompatTransaction {
         guard let compat = tx as? any StoreTransaction & TwilioCompatTransaction else {
             throw VerifyError(.unavailable, "this store does not keep the Twilio-compatible API's records")
         }

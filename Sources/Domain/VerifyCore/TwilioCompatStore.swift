@@ -2,7 +2,7 @@ import Foundation
 
 /// The settings of a Twilio-compatible Verify service (`VA…`), as its API names them.
 /// Stored as one JSON document, so settings can be added without a schema migration.
-public struct CompatServiceSettings: Sendable, Equatable, Codable {
+public struct TwilioCompatServiceSettings: Sendable, Equatable, Codable {
     public var friendlyName: String
     public var codeLength: Int
     public var lookupEnabled = false
@@ -22,14 +22,14 @@ public struct CompatServiceSettings: Sendable, Equatable, Codable {
 }
 
 /// A Twilio-compatible Verify service: settings that drive its verifications, owned by one account.
-public struct CompatService: Sendable, Equatable {
+public struct TwilioCompatServiceRecord: Sendable, Equatable {
     public let sid: String
     public let accountSID: String
-    public var settings: CompatServiceSettings
+    public var settings: TwilioCompatServiceSettings
     public let createdAt: Date
     public var updatedAt: Date
 
-    public init(sid: String, accountSID: String, settings: CompatServiceSettings, createdAt: Date, updatedAt: Date) {
+    public init(sid: String, accountSID: String, settings: TwilioCompatServiceSettings, createdAt: Date, updatedAt: Date) {
         self.sid = sid
         self.accountSID = accountSID
         self.settings = settings
@@ -39,7 +39,7 @@ public struct CompatService: Sendable, Equatable {
 }
 
 /// Which service (and account) a verification started through the Twilio-compatible API belongs to.
-public struct CompatVerificationLink: Sendable, Equatable {
+public struct TwilioCompatVerificationLink: Sendable, Equatable {
     public let verificationID: String
     public let serviceSID: String
     public let accountSID: String
@@ -59,24 +59,24 @@ public struct CompatVerificationLink: Sendable, Equatable {
 /// Reads of the Twilio-compatible records, available in and out of write transactions of a
 /// `TwilioCompatStore` (its `StoreReader`s and `StoreTransaction`s conform).
 public protocol TwilioCompatReader {
-    func compatService(sid: String) throws -> CompatService?
+    func twilioCompatService(sid: String) throws -> TwilioCompatServiceRecord?
     /// An account's services, oldest first (then by sid): `limit` of them after skipping `offset`.
-    func compatServices(accountSID: String, offset: Int, limit: Int) throws -> [CompatService]
-    func compatLink(verificationID: String) throws -> CompatVerificationLink?
+    func twilioCompatServices(accountSID: String, offset: Int, limit: Int) throws -> [TwilioCompatServiceRecord]
+    func twilioCompatLink(verificationID: String) throws -> TwilioCompatVerificationLink?
     /// The id of the newest verification linked to `serviceSID` for `to`, whatever its status.
-    func compatLatestVerificationID(serviceSID: String, to: String) throws -> String?
+    func twilioCompatLatestVerificationID(serviceSID: String, to: String) throws -> String?
     /// Ids of the service's linked verifications whose stored status is still pending.
-    func compatPendingVerificationIDs(serviceSID: String) throws -> [String]
+    func twilioCompatPendingVerificationIDs(serviceSID: String) throws -> [String]
     /// Every outbox message of a verification, oldest first (one per send).
-    func compatMessages(verificationID: String) throws -> [OutboxMessage]
+    func twilioCompatMessages(verificationID: String) throws -> [OutboxMessage]
 }
 
 /// Writes of the Twilio-compatible records, inside `VerificationStore.write`.
 public protocol TwilioCompatTransaction: TwilioCompatReader {
     /// Inserts or replaces a service.
-    func saveCompatService(_ service: CompatService) throws
-    func deleteCompatService(sid: String) throws
-    func linkCompatVerification(_ link: CompatVerificationLink) throws
+    func saveTwilioCompatService(_ service: TwilioCompatServiceRecord) throws
+    func deleteTwilioCompatService(sid: String) throws
+    func linkTwilioCompatVerification(_ link: TwilioCompatVerificationLink) throws
 }
 
 /// A store that keeps the Twilio-compatible API's services and links: its readers and write
@@ -87,14 +87,14 @@ public protocol TwilioCompatStore: VerificationStore {}
 
 extension TwilioCompatStore {
     /// A write whose body sees the compat records.
-    public func compatWrite<T: Sendable>(
+    public func twilioCompatWrite<T: Sendable>(
         reading: ReadSet = ReadSet(), _ body: @escaping @Sendable (any StoreTransaction & TwilioCompatTransaction) throws -> T
     ) throws -> T {
         try write(reading: reading) { tx in try body(try Self.compat(tx)) }
     }
 
     /// A read that sees the compat records.
-    public func compatRead<T: Sendable>(_ body: @escaping @Sendable (any StoreReader & TwilioCompatReader) throws -> T) throws -> T {
+    public func twilioCompatRead<T: Sendable>(_ body: @escaping @Sendable (any StoreReader & TwilioCompatReader) throws -> T) throws -> T {
         try read { reader in
             guard let compat = reader as? any StoreReader & TwilioCompatReader else { throw Self.unsupported }
             return try body(compat)

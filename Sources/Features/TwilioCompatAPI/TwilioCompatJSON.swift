@@ -16,7 +16,7 @@ enum TwilioCompatJSON {
         return "ver_" + sid.dropFirst(2).lowercased()
     }
 
-    static func service(_ s: CompatService, base: String) -> JSONValue {
+    static func service(_ s: TwilioCompatServiceRecord, base: String) -> JSONValue {
         let url = base + "/v2/Services/" + s.sid
         let settings = s.settings
         return .object([
@@ -49,7 +49,7 @@ enum TwilioCompatJSON {
         ])
     }
 
-    static func verification(_ view: CompatVerificationView, base: String) -> JSONValue {
+    static func verification(_ view: TwilioCompatVerificationView, base: String) -> JSONValue {
         let v = view.verification
         let link = view.link
         return .object([
@@ -71,7 +71,7 @@ enum TwilioCompatJSON {
         ])
     }
 
-    static func check(_ view: CompatVerificationView, valid: Bool) -> JSONValue {
+    static func check(_ view: TwilioCompatVerificationView, valid: Bool) -> JSONValue {
         let v = view.verification
         return .object([
             JSONMember("sid", .string(verificationSID(v.id))),
@@ -94,7 +94,7 @@ enum TwilioCompatJSON {
     /// One entry per send: `{time, channel: "SMS", attempt_sid: "VL…"}`. An attempt's SID is the
     /// hex of its outbox message id; sends without a message (test numbers) get SIDs derived
     /// from the verification's.
-    static func sendCodeAttempts(_ view: CompatVerificationView) -> [JSONValue] {
+    static func sendCodeAttempts(_ view: TwilioCompatVerificationView) -> [JSONValue] {
         let v = view.verification
         var attempts: [JSONValue] = view.messages.prefix(v.sends).map { message in
             ["time": date(message.createdAt), "channel": "SMS", "attempt_sid": .string("VL" + message.id.dropFirst(4))]

@@ -101,7 +101,7 @@ struct TwilioCompatRoutes: RouteGroup {
         // The form's fields change the settings read in the update's own transaction (rather than
         // overwriting them with this request's copy), so concurrent updates of different fields
         // all land. Applied once here first, so a bad field is refused before anything is written.
-        let change: @Sendable (inout CompatServiceSettings) throws -> Void = { settings in
+        let change: @Sendable (inout TwilioCompatServiceSettings) throws -> Void = { settings in
             if let name = try form.friendlyName("FriendlyName") { settings.friendlyName = name }
             try Self.apply(form, to: &settings)
         }
@@ -119,7 +119,7 @@ struct TwilioCompatRoutes: RouteGroup {
     }
 
     /// The optional settings of a create or update.
-    static func apply(_ form: Form, to settings: inout CompatServiceSettings) throws {
+    static func apply(_ form: Form, to settings: inout TwilioCompatServiceSettings) throws {
         if let length = try form.int("CodeLength") {
             guard CodeGenerator.allowedLengths.contains(length) else { throw TwilioCompatError.invalid("CodeLength", "must be an integer from 4 to 10") }
             settings.codeLength = length
@@ -166,7 +166,7 @@ struct TwilioCompatRoutes: RouteGroup {
     }
 
     /// The account's service named by path parameter `name`, or 404.
-    static func service(_ context: RouteContext, _ name: String, _ account: String, _ compat: TwilioCompatService) throws -> CompatService {
+    static func service(_ context: RouteContext, _ name: String, _ account: String, _ compat: TwilioCompatService) throws -> TwilioCompatServiceRecord {
         guard let sid = context.parameters[name], TwilioCompatCredentials.isSID(sid, prefix: "VA") else {
             throw VerifyError(.notFound, "service not found")
         }
@@ -200,7 +200,7 @@ struct TwilioCompatRoutes: RouteGroup {
             clientIP = ClientIPResolver.limitKey(device)
         }
         let view = try compat.send(
-            CompatSendRequest(
+            TwilioCompatSendRequest(
                 to: to, locale: locale, customFriendlyName: friendlyName, customCode: customCode, appHash: appHash, clientIP: clientIP),
             service: service)
         return JSONResponse.make(201, TwilioCompatJSON.verification(view, base: dependencies.baseURL), headers: ["Cache-Control": "no-store"])
@@ -219,7 +219,7 @@ struct TwilioCompatRoutes: RouteGroup {
     }
 
     /// The pending verification named by the `Sid` path parameter: a `VE…` SID or the `To` number.
-    static func verification(_ context: RouteContext, _ service: CompatService, _ compat: TwilioCompatService) throws -> CompatVerificationView {
+    static func verification(_ context: RouteContext, _ service: TwilioCompatServiceRecord, _ compat: TwilioCompatService) throws -> TwilioCompatVerificationView {
         let sid = context.parameters["Sid"] ?? ""
         if let id = TwilioCompatJSON.verificationID(sid) { return try compat.verification(id: id, service: service) }
         guard sid.hasPrefix("+"), sid.utf8.count <= 32 else { throw VerifyError(.notFound, "verification not found") }

@@ -107,9 +107,9 @@ final class CachedTransaction: StoreTransaction {
         var outbox: [String: [OutboxChange]] = [:]
         var factors: [FactorChange] = []
         /// Twilio-compatible services saved (or, `nil`, deleted) by this run.
-        var compatServices: [String: CompatService?] = [:]
+        var twilioCompatServices: [String: TwilioCompatServiceRecord?] = [:]
         /// Twilio-compatible links inserted by this run, in order.
-        var compatLinks: [CompatVerificationLink] = []
+        var twilioCompatLinks: [TwilioCompatVerificationLink] = []
         var statements: [(sql: String, params: [PostgresValue])] = []
         var misses = Wants()
     }

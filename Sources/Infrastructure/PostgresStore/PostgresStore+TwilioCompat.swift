@@ -23,43 +23,43 @@ extension CachedTransaction: TwilioCompatTransaction {
 
     // MARK: TwilioCompatReader
 
-    func compatService(sid: String) throws -> CompatService? {
-        if let change = changes.compatServices[sid] { return change }
+    func twilioCompatService(sid: String) throws -> TwilioCompatServiceRecord? {
+        if let change = changes.twilioCompatServices[sid] { return change }
         let rows = try direct([
             (
                 "SELECT \(Self.serviceColumns) FROM twilio_services WHERE sid = $1" + (mode == .write ? " FOR UPDATE" : ""),
                 [.text(sid)]
             )
         ])[0]
-        return try rows.first.map(Self.compatService)
+        return try rows.first.map(Self.twilioCompatService)
     }
 
-    func compatServices(accountSID: String, offset: Int, limit: Int) throws -> [CompatService] {
+    func twilioCompatServices(accountSID: String, offset: Int, limit: Int) throws -> [TwilioCompatServiceRecord] {
         guard offset >= 0, limit > 0 else { return [] }
-        if changes.compatServices.isEmpty {
+        if changes.twilioCompatServices.isEmpty {
             return try direct([
                 (
                     "SELECT \(Self.serviceColumns) FROM twilio_services WHERE account_sid = $1 ORDER BY created_at, sid LIMIT $2 OFFSET $3",
                     [.text(accountSID), .int(Int64(limit)), .int(Int64(offset))]
                 )
-            ])[0].map(Self.compatService)
+            ])[0].map(Self.twilioCompatService)
         }
         // This run saved or deleted services: page through the account's services as they now are.
-        var services: [String: CompatService] = [:]
+        var services: [String: TwilioCompatServiceRecord] = [:]
         for row in try direct([
             ("SELECT \(Self.serviceColumns) FROM twilio_services WHERE account_sid = $1", [.text(accountSID)])
         ])[0] {
-            let service = try Self.compatService(row)
+            let service = try Self.twilioCompatService(row)
             services[service.sid] = service
         }
-        for (sid, change) in changes.compatServices {
+        for (sid, change) in changes.twilioCompatServices {
             guard let change else {
                 services[sid] = nil
                 continue
             }
             if let stored = services[sid] {
                 // An upsert keeps the stored row's account and creation time.
-                services[sid] = CompatService(
+                services[sid] = TwilioCompatServiceRecord(
                     sid: sid, accountSID: stored.accountSID, settings: change.settings, createdAt: stored.createdAt,
                     updatedAt: change.updatedAt)
             } else if change.accountSID == accountSID {
@@ -72,14 +72,14 @@ extension CachedTransaction: TwilioCompatTransaction {
         return Array(ordered.dropFirst(offset).prefix(limit))
     }
 
-    func compatLink(verificationID: String) throws -> CompatVerificationLink? {
-        if let link = changes.compatLinks.first(where: { $0.verificationID == verificationID }) { return link }
+    func twilioCompatLink(verificationID: String) throws -> TwilioCompatVerificationLink? {
+        if let link = changes.twilioCompatLinks.first(where: { $0.verificationID == verificationID }) { return link }
         return try direct([
             ("SELECT \(Self.linkColumns) FROM twilio_verifications WHERE verification_id = $1", [.text(verificationID)])
-        ])[0].first.map(Self.compatLink)
+        ])[0].first.map(Self.twilioCompatLink)
     }
 
-    func compatLatestVerificationID(serviceSID: String, to: String) throws -> String? {
+    func twilioCompatLatestVerificationID(serviceSID: String, to: String) throws -> String? {
         var statements: [(sql: String, params: [PostgresValue])] = []
         if mode == .write {
             statements.append((
@@ -98,18 +98,18 @@ extension CachedTransaction: TwilioCompatTransaction {
         if let row = try direct(statements).last?.first {
             latest = (try PostgresRows.int(row, "created_at"), try PostgresRows.string(row, "verification_id"))
         }
-        for link in changes.compatLinks where link.serviceSID == serviceSID && link.to == to {
+        for link in changes.twilioCompatLinks where link.serviceSID == serviceSID && link.to == to {
             let candidate = (at: PostgresRows.ms(link.createdAt), id: link.verificationID)
             if latest.map({ (candidate.at, candidate.id) > ($0.at, $0.id) }) ?? true { latest = candidate }
         }
         return latest?.id
     }
 
-    func compatPendingVerificationIDs(serviceSID: String) throws -> [String] {
+    func twilioCompatPendingVerificationIDs(serviceSID: String) throws -> [String] {
         // The server's pending ones, plus those whose status this run may have changed, plus the
         // verifications of links this run inserted; then this run's statuses decide.
         let changed = Array(changes.verifications.keys.sorted())
-        let linked = changes.compatLinks.filter { $0.serviceSID == serviceSID }.map(\.verificationID)
+        let linked = changes.twilioCompatLinks.filter { $0.serviceSID == serviceSID }.map(\.verificationID)
         let rows = try direct([
             (
                 """
@@ -136,7 +136,7 @@ extension CachedTransaction: TwilioCompatTransaction {
         }
     }
 
-    func compatMessages(verificationID: String) throws -> [OutboxMessage] {
+    func twilioCompatMessages(verificationID: String) throws -> [OutboxMessage] {
         var messages = try direct([
             (
                 "SELECT \(PostgresRows.outboxColumns) FROM outbox WHERE verification_id = $1 ORDER BY created_at, seq",
@@ -163,7 +163,7 @@ extension CachedTransaction: TwilioCompatTransaction {
 
     // MARK: TwilioCompatTransaction
 
-    func saveCompatService(_ service: CompatService) throws {
+    func saveTwilioCompatService(_ service: TwilioCompatServiceRecord) throws {
         let settings = String(decoding: try JSONEncoder().encode(service.settings), as: UTF8.self)
         try write(
             """
@@ -174,31 +174,31 @@ extension CachedTransaction: TwilioCompatTransaction {
                 .text(service.sid), .text(service.accountSID), .text(settings), PostgresRows.millis(service.createdAt),
                 PostgresRows.millis(service.updatedAt),
             ])
-        var saved = CompatService(
+        var saved = TwilioCompatServiceRecord(
             sid: service.sid, accountSID: service.accountSID, settings: service.settings,
             createdAt: PostgresRows.stored(service.createdAt), updatedAt: PostgresRows.stored(service.updatedAt))
-        if case .some(.some(let previous)) = changes.compatServices[service.sid] {
+        if case .some(.some(let previous)) = changes.twilioCompatServices[service.sid] {
             // An upsert keeps the row's account and creation time.
-            saved = CompatService(
+            saved = TwilioCompatServiceRecord(
                 sid: service.sid, accountSID: previous.accountSID, settings: saved.settings, createdAt: previous.createdAt,
                 updatedAt: saved.updatedAt)
         }
-        changes.compatServices[service.sid] = .some(saved)
+        changes.twilioCompatServices[service.sid] = .some(saved)
     }
 
-    func deleteCompatService(sid: String) throws {
+    func deleteTwilioCompatService(sid: String) throws {
         try write("DELETE FROM twilio_services WHERE sid = $1", [.text(sid)])
-        changes.compatServices.updateValue(nil, forKey: sid)
+        changes.twilioCompatServices.updateValue(nil, forKey: sid)
     }
 
-    func linkCompatVerification(_ link: CompatVerificationLink) throws {
+    func linkTwilioCompatVerification(_ link: TwilioCompatVerificationLink) throws {
         try write(
             "INSERT INTO twilio_verifications (\(Self.linkColumns)) VALUES ($1, $2, $3, $4, $5)",
             [
                 .text(link.verificationID), .text(link.serviceSID), .text(link.accountSID), .text(link.to),
                 PostgresRows.millis(link.createdAt),
             ])
-        changes.compatLinks.append(CompatVerificationLink(
+        changes.twilioCompatLinks.append(TwilioCompatVerificationLink(
             verificationID: link.verificationID, serviceSID: link.serviceSID, accountSID: link.accountSID, to: link.to,
             createdAt: PostgresRows.stored(link.createdAt)))
     }
@@ -206,17 +206,17 @@ extension CachedTransaction: TwilioCompatTransaction {
 
     // MARK: Rows
 
-    static func compatService(_ row: PostgresRow) throws -> CompatService {
+    static func twilioCompatService(_ row: PostgresRow) throws -> TwilioCompatServiceRecord {
         let settings = try JSONDecoder().decode(
-            CompatServiceSettings.self, from: Data(try PostgresRows.string(row, "settings").utf8))
-        return CompatService(
+            TwilioCompatServiceSettings.self, from: Data(try PostgresRows.string(row, "settings").utf8))
+        return TwilioCompatServiceRecord(
             sid: try PostgresRows.string(row, "sid"), accountSID: try PostgresRows.string(row, "account_sid"), settings: settings,
             createdAt: PostgresRows.date(try PostgresRows.int(row, "created_at")),
             updatedAt: PostgresRows.date(try PostgresRows.int(row, "updated_at")))
     }
 
-    static func compatLink(_ row: PostgresRow) throws -> CompatVerificationLink {
-        CompatVerificationLink(
+    static func twilioCompatLink(_ row: PostgresRow) throws -> TwilioCompatVerificationLink {
+        TwilioCompatVerificationLink(
             verificationID: try PostgresRows.string(row, "verification_id"), serviceSID: try PostgresRows.string(row, "service_sid"),
             accountSID: try PostgresRows.string(row, "account_sid"), to: try PostgresRows.string(row, "to_number"),
             createdAt: PostgresRows.date(try PostgresRows.int(row, "created_at")))

@@ -8,30 +8,30 @@ extension SQLiteStore: TwilioCompatStore {}
 extension SQLiteTransaction: TwilioCompatTransaction {
     static let serviceColumns = "sid, account_sid, settings, created_at, updated_at"
 
-    func compatService(sid: String) throws -> CompatService? {
-        try db.queryOne("SELECT \(Self.serviceColumns) FROM twilio_services WHERE sid = ?", [.text(sid)]).map(Self.compatService)
+    func twilioCompatService(sid: String) throws -> TwilioCompatServiceRecord? {
+        try db.queryOne("SELECT \(Self.serviceColumns) FROM twilio_services WHERE sid = ?", [.text(sid)]).map(Self.twilioCompatService)
     }
 
-    func compatServices(accountSID: String, offset: Int, limit: Int) throws -> [CompatService] {
+    func twilioCompatServices(accountSID: String, offset: Int, limit: Int) throws -> [TwilioCompatServiceRecord] {
         try db.query(
             "SELECT \(Self.serviceColumns) FROM twilio_services WHERE account_sid = ? ORDER BY created_at, sid LIMIT ? OFFSET ?",
             [.text(accountSID), .integer(Int64(limit)), .integer(Int64(offset))]
-        ).map(Self.compatService)
+        ).map(Self.twilioCompatService)
     }
 
-    func compatLink(verificationID: String) throws -> CompatVerificationLink? {
+    func twilioCompatLink(verificationID: String) throws -> TwilioCompatVerificationLink? {
         try db.queryOne(
             "SELECT verification_id, service_sid, account_sid, to_number, created_at FROM twilio_verifications WHERE verification_id = ?",
             [.text(verificationID)]
         ).map { row in
-            CompatVerificationLink(
+            TwilioCompatVerificationLink(
                 verificationID: try SQLiteRows.string(row, "verification_id"), serviceSID: try SQLiteRows.string(row, "service_sid"),
                 accountSID: try SQLiteRows.string(row, "account_sid"), to: try SQLiteRows.string(row, "to_number"),
                 createdAt: SQLiteRows.date(try SQLiteRows.int(row, "created_at")))
         }
     }
 
-    func compatLatestVerificationID(serviceSID: String, to: String) throws -> String? {
+    func twilioCompatLatestVerificationID(serviceSID: String, to: String) throws -> String? {
         try db.queryOne(
             """
             SELECT verification_id FROM twilio_verifications WHERE service_sid = ? AND to_number = ?
@@ -41,7 +41,7 @@ extension SQLiteTransaction: TwilioCompatTransaction {
         )?.text("verification_id")
     }
 
-    func compatPendingVerificationIDs(serviceSID: String) throws -> [String] {
+    func twilioCompatPendingVerificationIDs(serviceSID: String) throws -> [String] {
         try db.query(
             """
             SELECT l.verification_id AS id FROM twilio_verifications l JOIN verifications v ON v.id = l.verification_id
@@ -51,14 +51,14 @@ extension SQLiteTransaction: TwilioCompatTransaction {
         ).compactMap { $0.text("id") }
     }
 
-    func compatMessages(verificationID: String) throws -> [OutboxMessage] {
+    func twilioCompatMessages(verificationID: String) throws -> [OutboxMessage] {
         try db.query(
             "SELECT \(SQLiteRows.outboxColumns) FROM outbox WHERE verification_id = ? ORDER BY created_at, rowid",
             [.text(verificationID)]
         ).map(SQLiteRows.message)
     }
 
-    func saveCompatService(_ service: CompatService) throws {
+    func saveTwilioCompatService(_ service: TwilioCompatServiceRecord) throws {
         let settings = String(decoding: try JSONEncoder().encode(service.settings), as: UTF8.self)
         try db.run(
             """
@@ -71,11 +71,11 @@ extension SQLiteTransaction: TwilioCompatTransaction {
             ])
     }
 
-    func deleteCompatService(sid: String) throws {
+    func deleteTwilioCompatService(sid: String) throws {
         try db.run("DELETE FROM twilio_services WHERE sid = ?", [.text(sid)])
     }
 
-    func linkCompatVerification(_ link: CompatVerificationLink) throws {
+    func linkTwilioCompatVerification(_ link: TwilioCompatVerificationLink) throws {
         try db.run(
             "INSERT INTO twilio_verifications (verification_id, service_sid, account_sid, to_number, created_at) VALUES (?, ?, ?, ?, ?)",
             [
@@ -84,9 +84,9 @@ extension SQLiteTransaction: TwilioCompatTransaction {
             ])
     }
 
-    static func compatService(_ row: Row) throws -> CompatService {
-        let settings = try JSONDecoder().decode(CompatServiceSettings.self, from: Data(try SQLiteRows.string(row, "settings").utf8))
-        return CompatService(
+    static func twilioCompatService(_ row: Row) throws -> TwilioCompatServiceRecord {
+        let settings = try JSONDecoder().decode(TwilioCompatServiceSettings.self, from: Data(try SQLiteRows.string(row, "settings").utf8))
+        return TwilioCompatServiceRecord(
             sid: try SQLiteRows.string(row, "sid"), accountSID: try SQLiteRows.string(row, "account_sid"), settings: settings,
             createdAt: SQLiteRows.date(try SQLiteRows.int(row, "created_at")),
             updatedAt: SQLiteRows.date(try SQLiteRows.int(row, "updated_at")))

@@ -3,6 +3,8 @@ import VerifyCore
 
 /// An in-memory store for domain unit tests: writes are serialised and atomic (a body that
 /// throws leaves nothing behind), like the real stores.
+/// `@unchecked Sendable`: `state` and `commits` change only under `lock`; tests read `commits`
+/// after the writes they count have returned.
 public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRedemptionStore, @unchecked Sendable {
     // @unchecked: `state` and `commits` are only touched with `lock` held; a transaction works on its own copy.
     struct State {
@@ -18,8 +20,8 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         var fraud: [String: [Date: (sent: Int, approved: Int)]] = [:]
         var overrides: [String: FraudAction] = [:]
         var factors: [Factor] = []
-        var compatServices: [String: CompatService] = [:]
-        var compatLinks: [CompatVerificationLink] = []
+        var twilioCompatServices: [String: TwilioCompatServiceRecord] = [:]
+        var twilioCompatLinks: [TwilioCompatVerificationLink] = []
     }
 
     private let lock = NSLock()
@@ -217,7 +219,7 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         state.verifications = state.verifications.filter { $0.value.expiresAt >= cutoff }
         state.idempotency = state.idempotency.filter { $0.value.createdAt >= idempotencyBefore }
         let kept = state.verifications
-        state.compatLinks.removeAll { $0.createdAt < cutoff && kept[$0.verificationID] == nil }
+        state.twilioCompatLinks.removeAll { $0.createdAt < cutoff && kept[$0.verificationID] == nil }
         state.messages.removeAll { $0.expiresAt < cutoff && $0.status != .queued }
         state.earlyReceipts = state.earlyReceipts.filter { $0.value.at >= cutoff }
         state.redeemed = state.redeemed.filter { $0.value.expiresAt >= cutoff }

@@ -6,8 +6,8 @@ import VerifyCore
 
 /// Schema version 10 relabels verifications started through the Twilio-compatible API (those with
 /// a compat link), and their outbox rows, from `sign_in` to `twilio_compat`; native ones keep
-/// theirs. PostgreSQL: `CompatPurposeMigrationTests` in PostgresStoreTests.
-@Suite struct CompatPurposeMigrationTests {
+/// theirs. PostgreSQL: `TwilioCompatPurposeMigrationTests` in PostgresStoreTests.
+@Suite struct TwilioCompatPurposeMigrationTests {
     @Test func linkedSignInRowsBecomeTwilioCompat() throws {
         let file = NSTemporaryDirectory() + "pv-purpose-\(UUID().uuidString)/test.db"
         let store = try SQLiteStore(path: file)
@@ -22,10 +22,10 @@ import VerifyCore
 
     /// A compat verification and a native one, both `sign_in`, as version 9 wrote them.
     static func writeRowsAsBeforeTheUpgrade(_ store: any TwilioCompatStore & OutboxStore) throws {
-        try store.compatWrite { tx in
+        try store.twilioCompatWrite { tx in
             try tx.insert(sample("ver_compat", phone: "+15555550123"))
             try tx.enqueue(message("msg_compat", for: "ver_compat"))
-            try tx.linkCompatVerification(CompatVerificationLink(
+            try tx.linkTwilioCompatVerification(TwilioCompatVerificationLink(
                 verificationID: "ver_compat", serviceSID: "VA1", accountSID: "AC1", to: "+15555550123", createdAt: t0))
             try tx.insert(sample("ver_native", phone: "+15555550124"))
             try tx.enqueue(message("msg_native", for: "ver_native"))
@@ -35,7 +35,7 @@ import VerifyCore
     static func expectRelabelled(_ store: any TwilioCompatStore & OutboxStore) throws {
         #expect(try store.read { try $0.verification(id: "ver_compat") }?.purpose == .twilioCompat)
         #expect(try store.read { try $0.verification(id: "ver_native") }?.purpose == .signIn)
-        #expect(try store.compatRead { try $0.compatMessages(verificationID: "ver_compat") }.map(\.purpose) == [.twilioCompat])
-        #expect(try store.compatRead { try $0.compatMessages(verificationID: "ver_native") }.map(\.purpose) == [.signIn])
+        #expect(try store.twilioCompatRead { try $0.twilioCompatMessages(verificationID: "ver_compat") }.map(\.purpose) == [.twilioCompat])
+        #expect(try store.twilioCompatRead { try $0.twilioCompatMessages(verificationID: "ver_native") }.map(\.purpose) == [.signIn])
     }
 }
