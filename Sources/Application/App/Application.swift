@@ -1,17 +1,15 @@
-import API
 import Adapters
-import DevInbox
-import LibCrypto
 import Foundation
 import Gateways
-import HTTPServer
-import HTTPMessages
-import Stores
 import Telemetry
-import TwilioCompatAPI
 import VerifyCore
 
-/// Wires every part together from a configuration and runs it: store, delivery worker, API, HTTP server.
+/// Wires every part together from a configuration and runs it: an ordered list of services
+/// (store, secrets, HTTP listener, delivery worker, signing keys, API), started in that order
+/// and stopped in reverse (``ServiceGroup``).
+///
+/// `@unchecked Sendable`: `start` and `shutdown` are called one after the other by one caller (the
+/// `serve` command, or a test), never concurrently; request threads never touch this object.
 public final class Application: @unchecked Sendable {
     public let configuration: Configuration
     let logger: Logger
@@ -19,14 +17,9 @@ public final class Application: @unchecked Sendable {
     let random: any RandomSource
     let consoleOutput: (@Sendable (String) -> Void)?
 
-    private var server: HTTPServer?
-    private var worker: DeliveryWorker?
-    /// The gateway chain (for readiness and metrics).
-    public private(set) var gateway: FailoverGateway?
-    private var opened: StoreFactory.Opened?
-    public private(set) var issuer = ""
-    /// In development mode, the record of sent messages.
-    public private(set) var devInbox: DevInbox?
+    private var group: ServiceGroup?
+    private var listener: HTTPListenerService?
+    private var delivery: DeliveryService?
 
     /// `consoleOutput` replaces stdout for the console sink (tests).
     public init(
@@ -41,14 +34,49 @@ public final class Application: @unchecked Sendable {
     }
 
     /// The bound port (after `start`).
-    public var port: Int { server?.port ?? 0 }
+    public var port: Int { listener?.port ?? 0 }
+    /// The credentials' issuer (after `start`).
+    public var issuer: String { listener?.issuer ?? "" }
+    /// The gateway chain (for readiness and metrics).
+    public var gateway: FailoverGateway? { delivery?.gateway }
+    /// In development mode, the record of sent messages.
+    public var devInbox: DevInbox? { delivery?.devInbox }
 
-    /// Opens the store (migrating it), starts the delivery worker, then the HTTP server.
+    /// Checks the environment, then starts the services in order; a failure stops those started.
     public func start() throws {
         let c = configuration
         // A write to a closed pipe (stdout of the console sink, stderr piped to a log shipper that
         // restarted) must fail that write, not kill the server; sockets already avoid SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        warnAboutConfiguration()
+        let store = StoreService(configuration: c)
+        let secrets = SecretsService(configuration: c)
+        let listener = HTTPListenerService(configuration: c, responder: LateBoundResponder())
+        let delivery = DeliveryService(
+            configuration: c, store: store, secrets: secrets, listener: listener, clock: clock, random: random, logger: logger,
+            consoleOutput: consoleOutput)
+        let signingKeys = SigningKeyService(configuration: c, store: store, secrets: secrets, clock: clock, logger: logger)
+        let api = APIService(
+            configuration: c, store: store, secrets: secrets, listener: listener, delivery: delivery, signingKeys: signingKeys,
+            clock: clock, random: random, logger: logger)
+        self.listener = listener
+        self.delivery = delivery
+        let group = ServiceGroup([store, secrets, listener, delivery, signingKeys, api])
+        self.group = group
+        try group.start()
+    }
+
+    /// Stops accepting, lets in-flight requests finish (bounded), stops the worker, closes the store.
+    public func shutdown(graceSeconds: Double = 10) {
+        listener?.graceSeconds = graceSeconds
+        group?.stop()
+        group = nil
+        logger.info("stopped")
+    }
+
+    /// Warnings about settings that are legal but probably not meant, logged before anything starts.
+    private func warnAboutConfiguration() {
+        let c = configuration
         for name in c.unknownVariables {
             logger.warning("unknown setting ignored (typo?)", [("name", name)])
         }
@@ -64,126 +92,6 @@ public final class Application: @unchecked Sendable {
                 ("limit", String(files.limit)), ("wanted", String(files.wanted)),
             ])
         }
-        try FileManager.default.createDirectory(atPath: c.dataDirectory, withIntermediateDirectories: true)
-        let opened = try StoreFactory.open(c)
-        self.opened = opened
-        let store = opened.store
-        let keys = try SecretKeys(secret: try KeyMaterial.codeSecret(c))
-        let signer = try JWTSigner(key: try KeyMaterial.signingKey(c))
-        let sealer = AESGCMSealer(key: keys.outboxKey)
-        let inbox = c.mode == .development ? DevInbox() : nil
-        devInbox = inbox
-        let late = LateBoundResponder()
-        let server = HTTPServer(
-            configuration: HTTPServerConfiguration(
-                host: c.listenHost, port: c.listenPort, threadPoolSize: c.httpThreads, connectionLimit: c.maxConnections),
-            responder: late)
-        try server.start()
-        self.server = server
-        issuer = c.issuer ?? "http://\(Self.urlHost(c.listenHost)):\(server.port)"
-        let publicURL = c.publicURL ?? Configuration.withoutTrailingSlashes(issuer)
-        let metrics = MetricsSink(registry: MetricsRegistry())
-        let gateway = GatewayFactory.make(
-            c, publicURL: publicURL, clock: clock, logger: logger, consoleOutput: consoleOutput, events: metrics)
-        metrics.watch(outbox: store, gateway: gateway, clock: clock)
-        self.gateway = gateway
-        var delivery = DeliveryConfiguration()
-        delivery.retention = Double(c.retention)
-        delivery.idempotencyWindow = Double(c.policy.idempotencyWindow)
-        delivery.threads = c.deliveryThreads
-        delivery.maxAttempts = c.deliveryMaxAttempts
-        let worker = DeliveryWorker(
-            outbox: store, gateway: gateway, sealer: sealer, clock: clock, random: random,
-            logger: logger, devLog: inbox, configuration: delivery)
-        self.worker = worker
-        worker.start()
-        let replacedActiveKey = try KeyActivation.atStart(
-            signer, store: store, now: clock.now(), credentialLifetime: TimeInterval(c.credentialTTL), logger: logger)
-        let keyRing = try StoreKeyRing(
-            active: signer, store: store, clock: clock, refreshInterval: TimeInterval(c.keyRefreshSeconds),
-            credentialLifetime: TimeInterval(c.credentialTTL)
-        ) {
-            // When the store's active key is a new one (`phone-verify keys rotate`, here or on another
-            // replica), the key file is read again: the development key the command wrote, or the
-            // PEM the operator installed at PHONE_VERIFY_SIGNING_KEY_FILE. A file that still holds
-            // the old key changes nothing; the old key keeps signing and stays published.
-            (try? KeyMaterial.signingKey(c)).flatMap { try? JWTSigner(key: $0) }
-        }
-        let credentials = CredentialIssuer(
-            issuer: issuer, audience: c.audience, lifetime: c.credentialTTL, keys: keyRing, random: random)
-        let service = VerificationService(
-            store: store, parser: LibPhoneNumberParser(), hasher: HMACCodeHasher(key: keys.codeHashKey), sealer: sealer,
-            random: random, clock: clock, policy: c.policy,
-            composer: TemplateComposer(appName: c.appName, otpDomain: c.otpDomain, androidAppHash: c.androidAppHash, overrides: c.templateOverrides),
-            notifier: worker, issuer: credentials,
-            protection: AbuseProtection(limits: c.limits, fraud: c.fraud, testNumbers: c.testNumbers), events: metrics)
-        var dependencies = APIDependencies(
-            service: service, keys: keyRing, issuer: issuer, clock: clock, random: random,
-            logger: logger,
-            readiness: {
-                try store.read { try $0.ping() }
-                if keyRing.signingKeyRetired { throw StoreKeyRing.retiredKey }
-            },
-            clientIP: ClientIPResolver(trustedProxies: c.trustedProxies))
-        dependencies.gatewayReadiness = {
-            if gateway.circuitStates().allSatisfy({ $0.state == .open }) {
-                throw VerifyError(.unavailable, "every SMS gateway's circuit breaker is open")
-            }
-        }
-        dependencies.fraudAdmin = FraudAdmin(store: store, clock: clock, policy: c.fraud)
-        dependencies.lockoutAdmin = (store as? any LimitLogAdminStore).map { LockoutAdmin(store: $0, clock: clock, limits: c.limits) }
-        if !c.corsOrigins.isEmpty { dependencies.cors = CORSPolicy(origins: Set(c.corsOrigins)) }
-        dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock)
-        dependencies.metrics = metrics.registry
-        dependencies.mfa = MFAService(
-            verifications: service, store: store, clock: clock, random: random, issuer: credentials, policy: c.mfa)
-        dependencies.sessions = try SessionWiring.verifier(c, issuer: issuer, keys: keyRing, clock: clock, logger: logger)
-        dependencies.introspection = SessionWiring.introspector(c, issuer: issuer, keys: keyRing, store: store, clock: clock, random: random)
-        dependencies.callbackAuth = GatewayFactory.callbackAuth(c, publicURL: publicURL)
-        if let credentials = c.twilioCompatCredentials {
-            // The /v2 endpoints need a store that keeps their services and links (SQLite and
-            // PostgreSQL both do); with another store they answer 501 with a clear message
-            // (docs/TWILIO_COMPAT.md).
-            let compatStore = store as? any TwilioCompatStore
-            if compatStore == nil {
-                logger.warning("the Twilio-compatible API is not available with this store; /v2 answers 501", [("database", opened.description)])
-            }
-            let compat = TwilioCompatDependencies(
-                credentials: credentials, service: compatStore.map {
-                    TwilioCompatService(verifications: service, store: $0, customCodeAccounts: c.twilioCompatCustomCodeAccounts)
-                },
-                baseURL: publicURL)
-            dependencies.features.append(TwilioCompatFeature(compat, logger: logger).api)
-        }
-        if let inbox {
-            dependencies.features.append(
-                DevInboxFeature(messages: inbox, service: service, random: random, access: DevAccess(exposed: c.devExpose)).api)
-        }
-        dependencies.apiKeys = c.apiKeys
-        dependencies.observabilityNeedsKey = c.mode == .production
-        if replacedActiveKey {
-            // A replica that read the store just before this activation serves its cached key set
-            // for up to a second; credentials signed with the new key wait until it has reread.
-            logger.info("a new signing key replaced the active one; serving once other replicas publish it", [("kid", signer.keyID)])
-            Thread.sleep(forTimeInterval: StoreKeyRing.forcedRefreshInterval + 0.1)
-        }
-        late.set(APIResponder(dependencies))
-        logger.info("listening", [
-            ("address", "\(c.listenHost):\(server.port)"), ("mode", c.mode.rawValue), ("issuer", issuer),
-            ("kid", signer.keyID), ("database", opened.description),
-        ])
-    }
-
-    /// Stops accepting, lets in-flight requests finish (bounded), stops the worker, closes the store.
-    public func shutdown(graceSeconds: Double = 10) {
-        server?.stopAccepting()
-        server?.shutdown(graceSeconds: graceSeconds)
-        worker?.stop()
-        opened?.close()
-        server = nil
-        worker = nil
-        opened = nil
-        logger.info("stopped")
     }
 
     static func urlHost(_ host: String) -> String {

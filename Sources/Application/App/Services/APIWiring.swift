@@ -1,0 +1,71 @@
+import API
+import Adapters
+import DevInbox
+import Gateways
+import Telemetry
+import TwilioCompatAPI
+import VerifyCore
+
+/// Builds the domain services and the API's dependencies from the started parts, and plugs in
+/// the features the configuration turns on (Twilio compatibility, the dev inbox).
+enum APIWiring {
+    static func dependencies(
+        _ c: Configuration, store opened: StoreService, secrets: SecretsService, listener: HTTPListenerService,
+        delivery: DeliveryService, signingKeys: SigningKeyService, clock: any Clock, random: any RandomSource, logger: Logger
+    ) throws -> APIDependencies {
+        let store = opened.store, keyRing = signingKeys.keyRing!, issuer = listener.issuer, gateway = delivery.gateway!
+        let credentials = CredentialIssuer(
+            issuer: issuer, audience: c.audience, lifetime: c.credentialTTL, keys: keyRing, random: random)
+        let service = VerificationService(
+            store: store, parser: LibPhoneNumberParser(), hasher: HMACCodeHasher(key: secrets.keys.codeHashKey), sealer: secrets.sealer,
+            random: random, clock: clock, policy: c.policy,
+            composer: TemplateComposer(appName: c.appName, otpDomain: c.otpDomain, androidAppHash: c.androidAppHash, overrides: c.templateOverrides),
+            notifier: delivery.worker, issuer: credentials,
+            protection: AbuseProtection(limits: c.limits, fraud: c.fraud, testNumbers: c.testNumbers), events: delivery.metrics)
+        var dependencies = APIDependencies(
+            service: service, keys: keyRing, issuer: issuer, clock: clock, random: random,
+            logger: logger,
+            readiness: {
+                try store.read { try $0.ping() }
+                if keyRing.signingKeyRetired { throw StoreKeyRing.retiredKey }
+            },
+            clientIP: ClientIPResolver(trustedProxies: c.trustedProxies))
+        dependencies.gatewayReadiness = {
+            if gateway.circuitStates().allSatisfy({ $0.state == .open }) {
+                throw VerifyError(.unavailable, "every SMS gateway's circuit breaker is open")
+            }
+        }
+        dependencies.fraudAdmin = FraudAdmin(store: store, clock: clock, policy: c.fraud)
+        dependencies.lockoutAdmin = (store as? any LimitLogAdminStore).map { LockoutAdmin(store: $0, clock: clock, limits: c.limits) }
+        if !c.corsOrigins.isEmpty { dependencies.cors = CORSPolicy(origins: Set(c.corsOrigins)) }
+        dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock)
+        dependencies.metrics = delivery.metrics.registry
+        dependencies.mfa = MFAService(
+            verifications: service, store: store, clock: clock, random: random, issuer: credentials, policy: c.mfa)
+        dependencies.sessions = try SessionWiring.verifier(c, issuer: issuer, keys: keyRing, clock: clock, logger: logger)
+        dependencies.introspection = SessionWiring.introspector(c, issuer: issuer, keys: keyRing, store: store, clock: clock, random: random)
+        dependencies.callbackAuth = GatewayFactory.callbackAuth(c, publicURL: listener.publicURL)
+        if let credentials = c.twilioCompatCredentials {
+            // The /v2 endpoints need a store that keeps their services and links (SQLite and
+            // PostgreSQL both do); with another store they answer 501 with a clear message
+            // (docs/TWILIO_COMPAT.md).
+            let compatStore = store as? any TwilioCompatStore
+            if compatStore == nil {
+                logger.warning("the Twilio-compatible API is not available with this store; /v2 answers 501", [("database", opened.opened.description)])
+            }
+            let compat = TwilioCompatDependencies(
+                credentials: credentials, service: compatStore.map {
+                    TwilioCompatService(verifications: service, store: $0, customCodeAccounts: c.twilioCompatCustomCodeAccounts)
+                },
+                baseURL: listener.publicURL)
+            dependencies.features.append(TwilioCompatFeature(compat, logger: logger).api)
+        }
+        if let inbox = delivery.devInbox {
+            dependencies.features.append(
+                DevInboxFeature(messages: inbox, service: service, random: random, access: DevAccess(exposed: c.devExpose)).api)
+        }
+        dependencies.apiKeys = c.apiKeys
+        dependencies.observabilityNeedsKey = c.mode == .production
+        return dependencies
+    }
+}
