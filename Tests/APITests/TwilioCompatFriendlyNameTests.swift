@@ -11,8 +11,14 @@ import VerifyCore
     static let refused = [
         "Call +1 900 555 0199", "Bank 0800123456", "Acme 12345", "1 2 3 4 5", "１２３４５", "https://evil.example",
         "evil.example/login", "www.acme", "acme.com", "Acme HTTP://x", "bit.ly-help", "support@acme.io",
+        // Bypasses an attack review found: invisible joiners, combining marks, look-alike dots and
+        // colons, bracketed dots, an IP address.
+        "acme\u{200D}.com", "acme.\u{200C}com", "acme\u{034F}.com", "acme\u{FE0F}.com", "acme\u{2024}com", "acme\u{FE52}com",
+        "acme·com", "see 8.8.8.8 now", "acme.c\u{0301}om", "https\u{FF1A}//acme", "example[.]com",
     ]
-    static let accepted = ["Acme", "Acme 2024", "Acme Inc.", "St. Louis Bank", "A.B. Corp", "Café Zoë", "Acme-Login_2"]
+    static let accepted = [
+        "Acme", "Acme 2024", "Acme Inc.", "St. Louis Bank", "A.B. Corp", "Café Zoë", "Acme-Login_2", "नमस्ते बैंक", "Version 2.0",
+    ]
 
     @Test(arguments: refused) func aServiceNameWithALinkOrANumberIsRefused(_ name: String) throws {
         let h = H()

@@ -1,3 +1,4 @@
+import Foundation
 import API
 import HTTPMessages
 import VerifyCore
@@ -64,20 +65,58 @@ struct Form {
         text.unicodeScalars.filter { $0.properties.numericType == .decimal || $0.properties.numericType == .digit }.count
     }
 
-    /// A scheme (`https://`), `www.`, or a host name's dot: a dot (ASCII, fullwidth or
-    /// ideographic) between a letter or digit and two letters ("acme.com", "bit.ly", "a@b.io").
-    /// Abbreviations keep working: "Acme Inc.", "St. Louis", "A.B. Corp".
+    /// A scheme (`https://`), `www.`, a host name's dot — a dot between a letter or digit and two
+    /// letters ("acme.com", "bit.ly", "a@b.io") — or an IPv4-like run ("8.8.8.8"), judged on the
+    /// name's skeleton (see `linkSkeleton`), so invisible characters, combining marks and
+    /// look-alike dots or colons cannot hide one. Abbreviations keep working: "Acme Inc.",
+    /// "St. Louis", "A.B. Corp".
     static func containsLink(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        if lower.contains("://") || lower.contains("www.") { return true }
-        let scalars = Array(lower.unicodeScalars)
-        let dots: Set<UInt32> = [0x2E, 0xFF0E, 0x3002, 0xFF61]
-        for (i, scalar) in scalars.enumerated() where dots.contains(scalar.value) && i > 0 && i + 2 < scalars.count {
+        let skeleton = linkSkeleton(text)
+        if skeleton.contains(":/") || skeleton.contains("www.") { return true }
+        let scalars = Array(skeleton.unicodeScalars)
+        for (i, scalar) in scalars.enumerated() where scalar == "." && i > 0 && i + 1 < scalars.count {
             let before = scalars[i - 1].properties
-            guard before.isAlphabetic || before.numericType != nil else { continue }
-            if scalars[i + 1].properties.isAlphabetic && scalars[i + 2].properties.isAlphabetic { return true }
+            let after = scalars[i + 1].properties
+            if (before.isAlphabetic || before.numericType != nil) && i + 2 < scalars.count
+                && after.isAlphabetic && scalars[i + 2].properties.isAlphabetic
+            {
+                return true
+            }
+            // Digits on both sides of two dots: an IP address (clients linkify those too).
+            if before.numericType != nil && after.numericType != nil,
+                scalars[(i + 1)...].drop(while: { $0.properties.numericType != nil }).first == "."
+            {
+                return true
+            }
         }
         return false
+    }
+
+    /// The name as a link detector should read it (found by an attack review): lower-cased,
+    /// without invisible characters (format characters such as ZWJ, variation selectors,
+    /// combining marks), with look-alike dots, colons and slashes made ASCII, and with
+    /// bracketed dots ("example[.]com") unwrapped.
+    static func linkSkeleton(_ text: String) -> String {
+        let dots: Set<UInt32> = [0xFF0E, 0x3002, 0xFF61, 0x2024, 0xFE52, 0x00B7, 0x2027, 0x30FB, 0x2E31, 0x0701, 0x0702]
+        let colons: Set<UInt32> = [0xFF1A, 0xFE13, 0xFE55, 0x2236, 0x02D0, 0xA789]
+        let slashes: Set<UInt32> = [0xFF0F, 0x2215, 0x2044, 0x29F8]
+        var out = String.UnicodeScalarView()
+        for scalar in text.lowercased().unicodeScalars {
+            let properties = scalar.properties
+            switch properties.generalCategory {
+            case .format, .nonspacingMark, .enclosingMark, .spacingMark: continue
+            default: break
+            }
+            if properties.isDefaultIgnorableCodePoint { continue }
+            if dots.contains(scalar.value) { out.append(".") } else if colons.contains(scalar.value) {
+                out.append(":")
+            } else if slashes.contains(scalar.value) { out.append("/") } else { out.append(scalar) }
+        }
+        var skeleton = String(out)
+        for (open, close) in [("[", "]"), ("(", ")"), ("{", "}"), ("<", ">")] {
+            skeleton = skeleton.replacingOccurrences(of: open + "." + close, with: ".")
+        }
+        return skeleton
     }
 
     func bool(_ name: String) throws -> Bool? {
