@@ -279,6 +279,27 @@ import VerifyTesting
         let limited = h.send(service, to: "+15555550104", extra: [("DeviceIp", "203.0.113.7")])
         #expect(limited.status == 429 && limited.code == 20429)
         #expect(h.send(service, to: "+15555550105", extra: [("DeviceIp", "not-an-ip")]).code == 60200)
+        // The device's quota is the account's: a native client at that address keeps its own
+        // (found by an attack review: DeviceIp spent native clients' per-IP quotas).
+        #expect(try h.t.service.start(StartRequest(phoneNumber: "+15555550106", clientIP: "203.0.113.7")).replayed == false)
+    }
+
+    /// The account is the lockout's requester whether or not a start names a device: naming one
+    /// must not let an account that is waiting out its backoff send again.
+    @Test func aWaitingAccountCannotSendByNamingADevice() throws {
+        var fraud = FraudPolicy()
+        fraud.enabled = false
+        let h = H(protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: "phone_failed_check=1/1d"), fraud: fraud))
+        let service = h.createService()
+        #expect(h.send(service, to: "+15555550101").status == 201)
+        for _ in 0..<2 {
+            let checked = h.call("POST", "/v2/Services/\(service)/VerificationCheck", form: [("To", "+15555550101"), ("Code", "000000")])
+            #expect(checked.status == 200 && checked.json["valid"] == false)
+        }
+        let refused = h.send(service, to: "+15555550101", extra: [("DeviceIp", "198.51.100.4")])
+        #expect(refused.status == 429)
+        // The wait is for that number only.
+        #expect(h.send(service, to: "+15555550102", extra: [("DeviceIp", "198.51.100.4")]).status == 201)
     }
 }
 

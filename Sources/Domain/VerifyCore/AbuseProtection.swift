@@ -38,9 +38,11 @@ public struct AbuseProtection: Sendable {
         return client.isEmpty ? "unknown" : client
     }
 
-    /// The lockout key of `requester`'s failed checks on `phone`.
-    func lockoutKey(phone: String, client: String, user: String?) -> String {
-        LockoutPolicy.key(phone: phone, requester: Self.requester(client: client, user: user))
+    /// The lockout key of a requester's failed checks on `phone`: `requester` when the caller
+    /// names one (a Twilio-compatible account, whatever device it names), else the one `client`
+    /// and `user` make.
+    func lockoutKey(phone: String, client: String, user: String?, requester: String? = nil) -> String {
+        LockoutPolicy.key(phone: phone, requester: requester ?? Self.requester(client: client, user: user))
     }
 
     /// The send subjects of one send to `phone` from `client` (and signed-in `user`, for MFA).

@@ -88,11 +88,16 @@ public struct TwilioCompatService: Sendable {
             appName: request.customFriendlyName ?? settings.friendlyName, appHash: request.appHash,
             refusedLineTypes: settings.skipSmsToLandlines ? [.fixedLine] : [])
         let to = normalized(request.to)
+        // The account is the lockout's requester (its checks name no device), and a device it
+        // names counts against that account's per-device quota, never a native client's of the
+        // same address (found by an attack review: DeviceIp spent native clients' quotas).
+        let requester = AbuseProtection.serverCaller(account: service.accountSID)
+        let client = AbuseProtection.isServerCaller(request.clientIP) ? request.clientIP : service.accountSID + "/" + request.clientIP
         for _ in 0..<3 {
             if let id = try store.twilioCompatRead({ try $0.twilioCompatLatestVerificationID(serviceSID: service.sid, to: to) }) {
                 do {
                     let outcome = try verifications.resend(
-                        id: id, clientIP: request.clientIP, purposes: Self.purposes, options: options, ignoringCooldown: true)
+                        id: id, clientIP: client, purposes: Self.purposes, options: options, ignoringCooldown: true, requester: requester)
                     return try view(id: outcome.verification.id, service: service)
                 } catch let error as VerifyError where [.expired, .alreadyUsed, .maxAttemptsReached, .notFound].contains(error.code) {
                     // That verification is over: start a new one.
@@ -104,8 +109,8 @@ public struct TwilioCompatService: Sendable {
                 let now = clock.now()
                 let outcome = try verifications.start(
                     StartRequest(
-                        phoneNumber: request.to, locale: request.locale, purpose: .twilioCompat, clientIP: request.clientIP,
-                        options: options)
+                        phoneNumber: request.to, locale: request.locale, purpose: .twilioCompat, clientIP: client,
+                        requester: requester, options: options)
                 ) { verification, tx in
                     let compat = try Self.twilioCompatTransaction(tx)
                     // Another request started one for this number meanwhile: send through that one instead.
@@ -171,7 +176,9 @@ public struct TwilioCompatService: Sendable {
         case .pending, .maxAttemptsReached: break
         }
         do {
-            let checked = try verifications.check(id: id, code: code, clientIP: clientIP, purposes: Self.purposes)
+            let checked = try verifications.check(
+                id: id, code: code, clientIP: clientIP, purposes: Self.purposes,
+                requester: AbuseProtection.serverCaller(account: service.accountSID))
             return TwilioCompatCheckResult(view: try view(id: checked.verification.id, service: service), valid: true)
         } catch let error as VerifyError {
             switch error.code {

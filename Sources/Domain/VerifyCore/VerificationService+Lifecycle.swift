@@ -21,7 +21,7 @@ extension VerificationService {
     /// cooldown (the Twilio-compatible API, where a repeat request sends at once).
     public func resend(
         id: String, clientIP: String = "", purposes: Set<Purpose> = [.signIn], options: SendOptions = SendOptions(),
-        ignoringCooldown: Bool = false
+        ignoringCooldown: Bool = false, requester: String? = nil
     ) throws -> StartOutcome {
         let now = clock.now()
         let service = self
@@ -69,7 +69,8 @@ extension VerificationService {
             let subjects = protection.sendSubjects(
                 phone: v.phoneNumber, client: clientIP, user: user, stepUp: stepUp, testNumber: testCode != nil)
             let admission = try protection.limiter.admit(
-                subjects, now: now, in: tx, lockout: protection.lockoutKey(phone: v.phoneNumber, client: clientIP, user: user))
+                subjects, now: now, in: tx,
+                lockout: protection.lockoutKey(phone: v.phoneNumber, client: clientIP, user: user, requester: requester))
             let fraudKeys = protection.fraudKeys(phone: v.phoneNumber, region: v.region)
             if testCode == nil, !stepUp { try protection.fraud.admit(keys: fraudKeys, now: now, in: tx) }
             let report = try protection.limiter.record(admission, now: now, in: tx)
@@ -94,7 +95,7 @@ extension VerificationService {
     /// runs inside the approving transaction (e.g. storing a factor), and its error undoes it.
     public func check(
         id: String, code: String, clientIP: String = "", purposes: Set<Purpose> = [.signIn], owner: Principal? = nil,
-        onApproved: (@Sendable (Verification, any StoreTransaction) throws -> Void)? = nil
+        requester: String? = nil, onApproved: (@Sendable (Verification, any StoreTransaction) throws -> Void)? = nil
     ) throws -> ApprovedCheck {
         let now = clock.now()
         let hasher = self.hasher
@@ -119,7 +120,7 @@ extension VerificationService {
             // A test number's approval is no conversion (nothing was sent): it must not lift the
             // fraud guard's verdict on its block or country.
             let isTestNumber = try protection.testNumbers.code(for: v.phoneNumber, now: now) != nil
-            let lockoutKey = protection.lockoutKey(phone: v.phoneNumber, client: clientIP, user: user)
+            let lockoutKey = protection.lockoutKey(phone: v.phoneNumber, client: clientIP, user: user, requester: requester)
             let admission = try protection.limiter.admit(protection.checkSubjects(client: clientIP), now: now, in: tx, lockout: lockoutKey)
             let report = try protection.limiter.record(admission, now: now, in: tx)
             v.attempts += 1

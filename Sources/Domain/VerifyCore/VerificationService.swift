@@ -11,6 +11,9 @@ public struct StartRequest: Sendable {
     public var sessionID: String?
     /// Client identity for limits, the lockout and idempotency: its IP (IPv6: its /64).
     public var clientIP: String
+    /// Who the failed-check lockout counts this request against, when not the client or user
+    /// (a Twilio-compatible account: its checks carry no device, so its starts must not either).
+    public var requester: String?
     public var idempotencyKey: String?
     /// Per-send choices beyond the policy (code length, custom code, names in the text…).
     public var options: SendOptions
@@ -18,8 +21,9 @@ public struct StartRequest: Sendable {
     public init(
         phoneNumber: String, defaultRegion: String? = nil, channel: String = "sms", locale: String? = nil,
         purpose: Purpose = .signIn, subject: String? = nil, sessionID: String? = nil,
-        clientIP: String = "", idempotencyKey: String? = nil, options: SendOptions = SendOptions()
+        clientIP: String = "", requester: String? = nil, idempotencyKey: String? = nil, options: SendOptions = SendOptions()
     ) {
+        self.requester = requester
         self.options = options
         self.phoneNumber = phoneNumber
         self.defaultRegion = defaultRegion
@@ -151,7 +155,7 @@ public struct VerificationService: Sendable {
         let stepUp = request.purpose == .mfaStepUp
         let subjects = protection.sendSubjects(
             phone: number.e164, client: request.clientIP, user: user, stepUp: stepUp, testNumber: message == nil)
-        let lockoutKey = protection.lockoutKey(phone: number.e164, client: request.clientIP, user: user)
+        let lockoutKey = protection.lockoutKey(phone: number.e164, client: request.clientIP, user: user, requester: request.requester)
         let fraudKeys = protection.fraudKeys(phone: number.e164, region: number.region)
         let reads = ReadSet(
             limitKeys: protection.limiter.keys(subjects) + [lockoutKey],
