@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"], path: "Sources/Wrappers/SQLite"),
         .target(name: "LibCrypto", dependencies: ["COpenSSL", "Encoding"], path: "Sources/Wrappers/LibCrypto"),
         .target(name: "PhoneNumbers", dependencies: ["CPhoneNumber"], path: "Sources/Wrappers/PhoneNumbers"),
-        .target(name: "CurlClient", dependencies: ["CCurl"], path: "Sources/Wrappers/CurlClient"),
+        .target(name: "CurlClient", dependencies: ["CCurl", "Encoding"], path: "Sources/Wrappers/CurlClient"),
         .target(name: "Postgres", dependencies: ["CPostgres"], path: "Sources/Wrappers/Postgres"),
 
         // Domain
@@ -61,7 +61,7 @@ let package = Package(
 
         // Features: plug into the API (route groups + middleware); the API imports none of them
         .target(
-            name: "TwilioCompatAPI", dependencies: ["API", "VerifyCore", "HTTPMessages", "Telemetry"],
+            name: "TwilioCompatAPI", dependencies: ["API", "VerifyCore", "Encoding", "HTTPMessages", "Telemetry"],
             path: "Sources/Features/TwilioCompatAPI"),
         .target(name: "DevInbox", dependencies: ["API", "VerifyCore", "HTTPMessages"], path: "Sources/Features/DevInbox"),
 

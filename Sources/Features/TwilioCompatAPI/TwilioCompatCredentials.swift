@@ -80,7 +80,7 @@ public struct TwilioCompatCredentials: Sendable {
     /// compared, each in constant time, so timing does not tell which user name exists.
     public func authenticate(_ authorization: String?) -> String? {
         guard let authorization, authorization.count > 6, authorization.prefix(6).lowercased() == "basic ",
-            let decoded = Data(base64Encoded: authorization.dropFirst(6).trimmingCharacters(in: .whitespaces)),
+            let decoded = Base64.decode(authorization.dropFirst(6).trimmingCharacters(in: .whitespaces)),
             let colon = decoded.firstIndex(of: UInt8(ascii: ":"))
         else { return nil }
         let user = Array(decoded[decoded.startIndex..<colon])

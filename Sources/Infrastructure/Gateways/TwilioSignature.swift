@@ -1,3 +1,4 @@
+import Encoding
 import LibCrypto
 import Foundation
 
@@ -9,7 +10,7 @@ public enum TwilioSignature {
         for (name, value) in fields.sorted(by: { $0.0 == $1.0 ? $0.1 < $1.1 : $0.0 < $1.0 }) {
             data += name + value
         }
-        return Data(HMAC.sha1(key: Array(authToken.utf8), data: Array(data.utf8))).base64EncodedString()
+        return Base64.encode(HMAC.sha1(key: Array(authToken.utf8), data: Array(data.utf8)))
     }
 
     /// Constant-time check of a presented signature.

@@ -1,3 +1,4 @@
+import Encoding
 import LibCrypto
 import Foundation
 import CurlClient
@@ -75,6 +76,6 @@ public struct WebhookGateway: SMSGateway {
     /// `v1,` + base64(HMAC-SHA256(key, "{id}.{timestamp}.{body}")).
     public static func signature(key: [UInt8], id: String, timestamp: String, body: [UInt8]) -> String {
         let signed = Array("\(id).\(timestamp).".utf8) + body
-        return "v1," + Data(HMAC.sha256(key: key, data: signed)).base64EncodedString()
+        return "v1," + Base64.encode(HMAC.sha256(key: key, data: signed))
     }
 }

@@ -1,3 +1,4 @@
+import Encoding
 import Foundation
 
 /// A Standard Webhooks secret as operators write it: `whsec_` + the key in base64, or any other
@@ -13,7 +14,7 @@ public struct WebhookSecret: Sendable, Equatable {
     public init(_ text: String) {
         self.text = text
         if text.hasPrefix(Self.prefix) {
-            key = Data(base64Encoded: String(text.dropFirst(Self.prefix.count))).map(Array.init)
+            key = Base64.decode(String(text.dropFirst(Self.prefix.count)))
         } else {
             key = Array(text.utf8)
         }

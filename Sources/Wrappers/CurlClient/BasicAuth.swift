@@ -1,3 +1,5 @@
+import Encoding
+
 /// HTTP Basic credentials (RFC 7617), as sent by Twilio- and Vonage-style APIs.
 public struct BasicAuth: Sendable, Equatable {
     /// The user name (account SID, API key); must not contain a colon.
