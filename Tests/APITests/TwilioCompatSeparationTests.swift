@@ -28,8 +28,9 @@ import VerifyTesting
         // Untouched by all that: still pending, and the code still works through /v2.
         let ok = h.call("POST", "/v2/Services/\(service)/VerificationCheck", form: [("VerificationSid", sid), ("Code", "424242")])
         #expect(ok.status == 200 && ok["status"] == "approved")
-        #expect(try h.t.store.read { try $0.verification(id: id) }?.purpose == .twilioCompat)
-        #expect(h.t.store.messages.allSatisfy { $0.purpose == .twilioCompat })
+        // A custom code marks the verification: its approval is no conversion for the fraud guard.
+        #expect(try h.t.store.read { try $0.verification(id: id) }?.purpose == .twilioCompatCustomCode)
+        #expect(h.t.store.messages.allSatisfy { $0.purpose.isTwilioCompat })
     }
 
     /// Even called directly, the domain never issues a credential for a compat verification.

@@ -31,3 +31,22 @@ import VerifyCore
         #expect(try made.read { try $0.limitEvents(key: keys[3]) } == [1_003, 2_000])
     }
 }
+
+/// An update writes the purpose too: a Twilio-compatible verification that receives a custom code
+/// on a resend becomes `twilio_compat_custom_code` (its approval is no conversion).
+@Suite struct PurposeUpdateTests {
+    @Test(arguments: StoreKind.allCases)
+    func anUpdateWritesThePurpose(kind: StoreKind) throws {
+        let store = try kind.make()
+        var v = sample("ver_purpose")
+        v.purpose = .twilioCompat
+        let inserted = v
+        try store.write { tx in try tx.insert(inserted) }
+        v.purpose = .twilioCompatCustomCode
+        v.sends = 2
+        let updated = v
+        try store.write { tx in try tx.update(updated) }
+        let read = try store.read { try $0.verification(id: "ver_purpose") }
+        #expect(read?.purpose == .twilioCompatCustomCode && read?.sends == 2)
+    }
+}

@@ -21,7 +21,7 @@ import VerifyTesting
             StartRequest(phoneNumber: "+15555550124", purpose: .twilioCompat, options: SendOptions(customCode: "0042"))).verification
         #expect(try t.lastCode(for: custom.id) == "0042")
         #expect(custom.codeLength == 4)
-        #expect(try t.service.check(id: custom.id, code: "0042", purposes: [.twilioCompat]).verification.storedStatus == .approved)
+        #expect(try t.service.check(id: custom.id, code: "0042", purposes: [.twilioCompatCustomCode]).verification.storedStatus == .approved)
     }
 
     @Test func invalidOptionsAreRefusedBeforeAnythingHappens() {
@@ -46,7 +46,7 @@ import VerifyTesting
 
     @Test func resendCanSkipTheCooldownAndKeepsTheVerificationsCodeLength() throws {
         let t = TestService(protection: .off)
-        let compat: Set<Purpose> = [.twilioCompat]
+        let compat: Set<Purpose> = [.twilioCompat, .twilioCompatCustomCode]
         let v = try t.service.start(
             StartRequest(phoneNumber: "+15555550123", purpose: .twilioCompat, options: SendOptions(codeLength: 8))).verification
         let early = #expect(throws: VerifyError.self) { try t.service.resend(id: v.id, purposes: compat) }
@@ -58,6 +58,27 @@ import VerifyTesting
         let custom = try t.service.resend(id: v.id, purposes: compat, options: SendOptions(customCode: "12345"), ignoringCooldown: true).verification
         #expect(custom.codeLength == 5)
         #expect(try t.service.check(id: v.id, code: "12345", purposes: compat).verification.storedStatus == .approved)
+    }
+
+    /// A caller-chosen code proves nothing about who holds the phone: its approval is never a
+    /// conversion for the fraud guard, from the first custom code on (found by a review: a tenant
+    /// could lift a pause by checking its own codes). A generated code's approval still counts.
+    @Test func approvingACustomCodeIsNoConversion() throws {
+        let t = TestService()
+        let compat: Set<Purpose> = [.twilioCompat, .twilioCompatCustomCode]
+        let custom = try t.service.start(
+            StartRequest(phoneNumber: "+15555550123", purpose: .twilioCompat, options: SendOptions(customCode: "424242"))).verification
+        #expect(custom.purpose == .twilioCompatCustomCode)
+        _ = try t.service.check(id: custom.id, code: "424242", purposes: compat)
+        let generated = try t.service.start(StartRequest(phoneNumber: "+15555550124", purpose: .twilioCompat)).verification
+        let switched = try t.service.resend(id: generated.id, purposes: compat, options: SendOptions(customCode: "4242"), ignoringCooldown: true)
+        #expect(switched.verification.purpose == .twilioCompatCustomCode)
+        _ = try t.service.check(id: generated.id, code: "4242", purposes: compat)
+        let plain = try t.service.start(StartRequest(phoneNumber: "+15555550125", purpose: .twilioCompat)).verification
+        _ = try t.service.check(id: plain.id, code: try t.lastCode(for: plain.id), purposes: compat)
+        let stats = try t.store.read { try $0.fraudStats(since: Date(timeIntervalSince1970: 0)) }
+        // Four sends and the one generated code's approval, in the block's and the country's keys.
+        #expect(!stats.isEmpty && stats.allSatisfy { $0.sent == 4 && $0.approved == 1 })
     }
 
     @Test func onStartedRunsInTheTransactionAndItsErrorUndoesTheStart() throws {

@@ -74,7 +74,7 @@ public struct CredentialIssuer: Sendable {
     /// Step-up credential: the primary session's `sub` and `sid`, its `amr` plus "sms" and "mfa"
     /// (RFC 8176), `acr` "aal2", and a fresh `auth_time`.
     public func stepUp(for principal: Principal, verification: Verification, at now: Date) throws -> Credential {
-        guard verification.purpose != .twilioCompat else { throw Self.refused(verification) }
+        guard !verification.purpose.isTwilioCompat else { throw Self.refused(verification) }
         var amr = principal.authenticationMethods
         for method in ["sms", "mfa"] where !amr.contains(method) { amr.append(method) }
         return try issue(

@@ -109,7 +109,7 @@ public struct TwilioCompatService: Sendable {
                 let now = clock.now()
                 let outcome = try verifications.start(
                     StartRequest(
-                        phoneNumber: request.to, locale: request.locale, purpose: .twilioCompat, clientIP: client,
+                        phoneNumber: request.to, locale: request.locale, purpose: request.customCode == nil ? .twilioCompat : .twilioCompatCustomCode, clientIP: client,
                         requester: requester, options: options)
                 ) { verification, tx in
                     let compat = try Self.twilioCompatTransaction(tx)
@@ -234,7 +234,7 @@ public struct TwilioCompatService: Sendable {
 
     /// The only verifications this API starts and reaches: never native (`sign_in`) or MFA ones,
     /// and the native routes never reach these (docs/TWILIO_COMPAT.md).
-    static let purposes: Set<Purpose> = [.twilioCompat]
+    static let purposes: Set<Purpose> = [.twilioCompat, .twilioCompatCustomCode]
 
     /// `invalid_request` naming a Twilio parameter.
     public static func invalid(_ parameter: String, _ reason: String) -> VerifyError {

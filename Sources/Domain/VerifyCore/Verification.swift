@@ -8,6 +8,13 @@ public enum Purpose: String, Sendable, Codable, CaseIterable {
     /// Started through the Twilio-compatible API (`/v2`): its caller may choose the code (custom
     /// codes) and the number, so it never yields a credential and the native routes never see it.
     case twilioCompat = "twilio_compat"
+    /// A Twilio-compatible verification that has carried a caller-chosen code (`CustomCode`): its
+    /// approval proves nothing about who holds the phone, so it is never a conversion for the
+    /// fraud guard (a tenant could otherwise lift a pause by checking its own codes).
+    case twilioCompatCustomCode = "twilio_compat_custom_code"
+
+    /// Started through the Twilio-compatible API, with or without a custom code.
+    public var isTwilioCompat: Bool { self == .twilioCompat || self == .twilioCompatCustomCode }
 }
 
 /// Lifecycle of a verification. `expired` is never stored: it is derived from `expiresAt`.

@@ -56,6 +56,8 @@ extension VerificationService {
                 && CodeGenerator.allowedLengths.contains(v.codeLength)
                 ? CodeGenerator(length: v.codeLength, random: random).next() : fresh
             let code = testCode ?? generated
+            // Once a caller chose a code, the verification's approval is never a conversion.
+            if options.customCode != nil && testCode == nil { v.purpose = .twilioCompatCustomCode }
             v.codeLength = code.count
             v.sends += 1
             v.codeHash = service.hasher.hash(code: code, verificationID: v.id)
@@ -129,7 +131,8 @@ extension VerificationService {
                 v.approvedAt = now
                 try tx.update(v)
                 try onApproved?(v, tx)
-                if !isTestNumber {
+                // A test number's or a caller-chosen code's approval proves nothing about the phone.
+                if !isTestNumber && v.purpose != .twilioCompatCustomCode {
                     try protection.fraud.recordApproval(keys: protection.fraudKeys(phone: v.phoneNumber, region: v.region), now: now, in: tx)
                 }
                 return (.success(ApprovedCheck(verification: v, credential: nil, rateLimit: report)), v.region)
@@ -216,7 +219,7 @@ extension VerificationService {
     /// A caller-chosen code proves nothing about the number, so only the Twilio-compatible API's
     /// verifications (which never yield a credential) may carry one.
     static func requireCustomCodeAllowed(_ purpose: Purpose) throws {
-        guard purpose == .twilioCompat else {
+        guard purpose.isTwilioCompat else {
             throw VerifyError(
                 .invalidRequest, "custom_code is only for verifications of the Twilio-compatible API", details: ["field": "custom_code"])
         }

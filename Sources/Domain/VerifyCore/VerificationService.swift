@@ -132,7 +132,8 @@ public struct VerificationService: Sendable {
             ?? CodeGenerator(length: options.codeLength ?? policy.codeLength, random: random).next()
         let verification = Verification(
             id: id, phoneNumber: number.e164, display: number.international, region: number.region,
-            countryCode: number.countryCode, channel: request.channel, locale: request.locale, purpose: request.purpose,
+            countryCode: number.countryCode, channel: request.channel, locale: request.locale,
+            purpose: options.customCode == nil ? request.purpose : .twilioCompatCustomCode,
             subject: request.subject, sessionID: request.sessionID,
             codeHash: hasher.hash(code: code, verificationID: id), codeLength: code.count,
             maxAttempts: policy.maxAttempts, maxSends: policy.maxSends, createdAt: now,

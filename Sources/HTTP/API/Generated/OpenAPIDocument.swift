@@ -4641,7 +4641,8 @@ public enum OpenAPIDocument {
                     "sign_in",
                     "mfa_enroll",
                     "mfa_step_up",
-                    "twilio_compat"
+                    "twilio_compat",
+                    "twilio_compat_custom_code"
                   ]
                 },
                 "gateway": {
