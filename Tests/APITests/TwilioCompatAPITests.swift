@@ -235,6 +235,8 @@ import VerifyTesting
         let method = h.call("PUT", "/v2/Services")
         #expect(method.status == 405 && method.code == 20004)
         #expect(h.call("GET", "/v2/Services/not-a-sid").code == 20404)
+        // However the path is written, as the router reads it.
+        #expect(h.call("PUT", "//v2/Services").code == 20004)
 
         let off = H(compat: false)
         let reply = off.call("GET", "/v2/Services")
@@ -306,6 +308,14 @@ import VerifyTesting
 @Suite struct TwilioCompatCredentialsTests {
     static let account = "AC" + String(repeating: "0123456789ABCDEF", count: 2)
     static let key = "SK" + String(repeating: "0123456789abcdef", count: 2)
+
+    /// Configuration problems reach logs and `config check`: a mistyped entry never shows its
+    /// secret (found by a review: reversed entries and secrets holding "@" were quoted).
+    @Test(arguments: ["sekrit-token-0123:\(account)", "\(account):tok@sekrit-tail", "sekrit-no-colon", "SKnot:sekrit@\(account)"])
+    func problemsNeverQuoteASecret(text: String) {
+        let error = #expect(throws: (any Error).self) { try TwilioCompatCredentials(parsing: text) }
+        #expect(!String(describing: error).contains("sekrit"), "\(String(describing: error))")
+    }
 
     @Test func basicAuthMapsUsersToAccounts() throws {
         let credentials = try TwilioCompatCredentials(parsing: "\(Self.account):tok:en,\(Self.key):s3cret@\(Self.account)")

@@ -62,11 +62,14 @@ public struct LockoutAdmin: Sendable {
         .sorted { ($0.lockedUntil ?? .distantPast, $0.failures) > ($1.lockedUntil ?? .distantPast, $1.failures) }
     }
 
-    /// Lifts every requester's lockout of `phone` (an E.164 number); returns how many were lifted.
+    /// Lifts every requester's lockout of `phone` (an E.164 number); returns how many requesters
+    /// had failures counted (the logs deleted may include empty ones a store keeps for locking).
     public func clear(phone: String) throws -> Int {
         guard phone.hasPrefix("+"), (2...16).contains(phone.count), phone.dropFirst().allSatisfy(ASCII.isDigit) else {
             throw VerifyError(.invalidPhoneNumber, "phone_number must be in E.164 form (+ and digits)", details: ["reason": "not_a_number"])
         }
-        return try store.deleteLimitLogs(prefix: LockoutPolicy.keyPrefix(phone: phone))
+        let counted = try list(phone: phone).count
+        _ = try store.deleteLimitLogs(prefix: LockoutPolicy.keyPrefix(phone: phone))
+        return counted
     }
 }

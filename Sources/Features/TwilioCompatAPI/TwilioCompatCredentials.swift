@@ -20,11 +20,14 @@ public struct TwilioCompatCredentials: Sendable {
     public init(parsing text: String) throws {
         var entries: [Entry] = []
         var problems: [String] = []
-        for raw in text.split(separator: ",") {
+        // A problem names an entry by its position and a SID only once it is known to be one: in a
+        // mistyped entry (written the wrong way round, a secret holding "@") anything else may be
+        // the secret, and these sentences reach logs and `config check`.
+        for (index, raw) in text.split(separator: ",").enumerated() {
             let item = raw.trimmingCharacters(in: .whitespaces)
             guard !item.isEmpty else { continue }
             guard let colon = item.firstIndex(of: ":") else {
-                problems.append("entry \"\(Self.redacted(item))\" must be SID:SECRET or SKxxx:SECRET@ACxxx")
+                problems.append("entry \(index + 1) must be SID:SECRET or SKxxx:SECRET@ACxxx")
                 continue
             }
             let username = String(item[..<colon])
@@ -36,7 +39,7 @@ public struct TwilioCompatCredentials: Sendable {
             }
             if Self.isSID(username, prefix: "AC") {
                 if let account, account != username {
-                    problems.append("account \(username) cannot be bound to another account (\(account))")
+                    problems.append("account \(username) cannot be bound to another account")
                     continue
                 }
                 account = username
@@ -47,7 +50,7 @@ public struct TwilioCompatCredentials: Sendable {
                 }
                 account = bound
             } else {
-                problems.append("\"\(username)\" is not an account SID (AC + 32 hex digits) or an API key SID (SK + 32 hex digits)")
+                problems.append("entry \(index + 1) does not start with an account SID (AC + 32 hex digits) or an API key SID (SK + 32 hex digits)")
                 continue
             }
             guard !secret.isEmpty else {
@@ -110,9 +113,5 @@ public struct TwilioCompatCredentials: Sendable {
     public static func isSID(_ text: String, prefix: String) -> Bool {
         text.utf8.count == 34 && text.hasPrefix(prefix)
             && text.utf8.dropFirst(2).allSatisfy(ASCII.isHexDigit)
-    }
-
-    private static func redacted(_ item: String) -> String {
-        String(item.prefix(6)) + (item.count > 6 ? "…" : "")
     }
 }

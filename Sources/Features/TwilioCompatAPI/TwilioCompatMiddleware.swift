@@ -8,7 +8,8 @@ import VerifyCore
 /// paths; elsewhere the server's own JSON errors stand.
 struct TwilioCompatMiddleware: Middleware {
     /// Whether a path belongs to this API.
-    static func owns(_ path: String) -> Bool { path == "/v2" || path.hasPrefix("/v2/") }
+    /// Read as the router reads paths: empty segments do not count (`//v2/…` is `/v2/…`).
+    static func owns(_ path: String) -> Bool { path.split(separator: "/", omittingEmptySubsequences: true).first == "v2" }
 
     func respond(to request: HTTPRequest, context: inout RouteContext, next: NextResponder) throws -> HTTPResponse {
         do {
