@@ -18,7 +18,9 @@ def one_request(host, port, phone):
     """Returns 'ok', 'refused' (never connected) or 'broken' (connected, then no complete response)."""
     try:
         sock = socket.create_connection((host, port), timeout=5)
-    except ConnectionRefusedError:
+    except (ConnectionRefusedError, ConnectionResetError):
+        # Reset during the handshake: the listening socket closed with this connection still in
+        # its backlog. Either way the request never reached the server.
         return "refused"
     try:
         body = json.dumps({"phone_number": phone}).encode()
