@@ -146,8 +146,9 @@ public struct VerificationService: Sendable {
         let lease = message == nil ? nil : notifier.handOffLease(now: now)
         let fingerprint = [number.e164, request.channel, request.locale ?? "", request.purpose.rawValue,
                            request.subject ?? ""].joined(separator: "|")
-        // An Idempotency-Key is scoped by client, purpose, user and number: another client (even
-        // behind the same IP) or another number never meets this request's record or its id.
+        // An Idempotency-Key is scoped by client, purpose, user and number: another IP, user or
+        // number never meets this request's record or its id (a client behind the same IP meets it
+        // only with the same key and number: keys must be unguessable, docs/API.md).
         let scopedKey = request.idempotencyKey.map {
             [request.clientIP, request.purpose.rawValue, request.subject ?? "", number.e164, $0].joined(separator: "|")
         }
