@@ -51,6 +51,8 @@ public struct Configuration: Sendable {
     public var limits = RateLimits.defaults
     public var fraud = FraudPolicy()
     public var testNumbers = TestNumbers()
+    /// Proof before an SMS is paid for: policy and providers (Configuration+Challenges).
+    public var challenges = ChallengeSettings()
     /// Server-to-server keys by scope (admin, introspection, scoped: Configuration+APIKeys).
     public var apiKeys = APIKeyring()
     /// Credentials of the Twilio-compatible API; nil: its endpoints are off.
@@ -119,6 +121,7 @@ public struct Configuration: Sendable {
         readMFA(&reader)
         readOperations(&reader)
         readLimits(&reader)
+        readChallenges(&reader)
         readAPIKeys(&reader)
         readTwilioCompat(&reader)
         if mode == .production { reader.checkProduction(self) }

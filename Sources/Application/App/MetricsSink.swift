@@ -12,6 +12,7 @@ final class MetricsSink: EventSink, Sendable {
     private let gatewayCalls: Counter
     private let gatewayLatency: Histogram
     private let refusals: Counter
+    private let challenges: Counter
 
     init(registry: MetricsRegistry) {
         self.registry = registry
@@ -28,6 +29,9 @@ final class MetricsSink: EventSink, Sendable {
             "phoneverify_refusals_total",
             "Starts, resends and checks refused by rate limits and the fraud guard (native, MFA and Twilio-compatible APIs), by error code and scope",
             labels: ["code", "scope"])
+        challenges = registry.counter(
+            "phoneverify_challenges_total",
+            "Challenges asked of clients (once per offered provider), passed and failed, by provider", labels: ["provider", "outcome"])
         registry.gauge("phoneverify_build_info", "Build information", labels: ["version", "swift"])
             .set(1, [CommandLineTool.version, Self.swiftVersion])
     }
@@ -45,6 +49,8 @@ final class MetricsSink: EventSink, Sendable {
             gatewayLatency.observe(seconds, [gateway])
         case .refused(let code, let scope):
             refusals.increment([code, scope])
+        case .challenge(let provider, let outcome):
+            challenges.increment([provider, outcome])
         }
     }
 

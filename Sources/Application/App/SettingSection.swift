@@ -3,6 +3,7 @@
 /// declaration and the code that fills its field sit side by side.
 public enum SettingSection: String, Sendable, CaseIterable {
     case server, credentials, codes, limits
+    case challenges
     case twilioCompat = "twilio compatibility"
     case apiKeys = "API keys"
     case gateways, messages

@@ -4,7 +4,7 @@ import Stores
 import VerifyCore
 
 /// Everything the application needs from a store.
-typealias AppStore = VerificationStore & OutboxStore & SigningKeyStore & CredentialRedemptionStore
+typealias AppStore = VerificationStore & OutboxStore & SigningKeyStore & CredentialRedemptionStore & ChallengeLedger
 
 /// Opens the configured store (SQLite by default, PostgreSQL for `postgres://` URLs), applying
 /// migrations.

@@ -12,6 +12,9 @@ public enum DomainEvent: Sendable, Equatable {
     /// A rate limit or the fraud guard refused a start, resend or check (`code`: rate_limited or
     /// suspected_fraud; `scope`: the limit's or the guard's), whichever API asked.
     case refused(code: String, scope: String)
+    /// A challenge was asked of a client ("asked", once per offered provider), or a submitted
+    /// one "passed" or "failed".
+    case challenge(provider: String, outcome: String)
 }
 
 /// Receives domain events; must be cheap and never block.

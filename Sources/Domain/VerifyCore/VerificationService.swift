@@ -66,14 +66,20 @@ public struct VerificationService: Sendable {
     let issuer: CredentialIssuer
     public let policy: VerificationPolicy
     public let protection: AbuseProtection
+    /// When proof is asked before an SMS is sent, and who verifies it (docs/CHALLENGES.md).
+    public let challenges: ChallengeGate
+    public let challengePolicy: ChallengePolicy
     let events: any EventSink
 
     public init(
         store: any VerificationStore, parser: any PhoneNumberParser, hasher: any CodeHasher,
         sealer: any MessageSealer, random: any RandomSource, clock: any Clock, policy: VerificationPolicy,
         composer: any MessageComposer, notifier: any DeliveryNotifier, issuer: CredentialIssuer,
-        protection: AbuseProtection = AbuseProtection(), events: any EventSink = NoEvents()
+        protection: AbuseProtection = AbuseProtection(), events: any EventSink = NoEvents(),
+        challenges: ChallengeGate = .off, challengePolicy: ChallengePolicy = ChallengePolicy()
     ) {
+        self.challenges = challenges
+        self.challengePolicy = challengePolicy
         self.protection = protection
         self.events = events
         self.store = store

@@ -6,6 +6,8 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case regionNotAllowed = "region_not_allowed"
     case rateLimited = "rate_limited"
     case suspectedFraud = "suspected_fraud"
+    case challengeRequired = "challenge_required"
+    case challengeFailed = "challenge_failed"
     case resendTooSoon = "resend_too_soon"
     case maxSendsReached = "max_sends_reached"
     case incorrectCode = "incorrect_code"

@@ -82,7 +82,7 @@ struct TwilioCompatError: Error, Sendable {
             mapped = notFound(path)
         case .unauthenticated:
             mapped = unauthenticated
-        case .forbidden, .stepUpRequired:
+        case .forbidden, .stepUpRequired, .challengeRequired, .challengeFailed:
             mapped = TwilioCompatError(403, 20403, "Forbidden: \(error.message)")
         case .methodNotAllowed:
             mapped = TwilioCompatError(405, 20004, "Method not allowed")

@@ -6,7 +6,7 @@ extension ErrorCode {
         switch self {
         case .invalidRequest, .invalidPhoneNumber: return 400
         case .unauthenticated: return 401
-        case .regionNotAllowed, .forbidden, .stepUpRequired: return 403
+        case .regionNotAllowed, .forbidden, .stepUpRequired, .challengeRequired, .challengeFailed: return 403
         case .notFound: return 404
         case .methodNotAllowed: return 405
         case .alreadyUsed, .factorExists, .factorLimitReached: return 409

@@ -183,6 +183,21 @@ enum PostgresSchema {
             UPDATE outbox SET purpose = 'twilio_compat'
             WHERE purpose = 'sign_in' AND verification_id IN (SELECT verification_id FROM twilio_verifications);
             """),
+        PostgresMigration(version: 11, name: "challenge tokens used once, App Attest keys", sql: """
+            CREATE TABLE IF NOT EXISTS challenge_replays (
+                key TEXT PRIMARY KEY,
+                expires_at BIGINT NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS challenge_replays_expires_at ON challenge_replays (expires_at);
+            CREATE TABLE IF NOT EXISTS app_attest_keys (
+                key_id TEXT PRIMARY KEY,
+                app_id TEXT NOT NULL,
+                public_key BYTEA NOT NULL,
+                counter BIGINT NOT NULL,
+                environment TEXT NOT NULL,
+                created_at BIGINT NOT NULL
+            );
+            """),
     ]
 
     /// Unique constraints whose violation means "a concurrent transaction inserted the same key

@@ -195,6 +195,7 @@ extension PostgresStore {
                             (Self.applyEarlyReceipts(where: "TRUE"), []),
                             ("DELETE FROM early_receipts WHERE received_at < $1", [c]),
                             ("DELETE FROM redeemed_credentials WHERE expires_at < $1", [c]),
+                            ("DELETE FROM challenge_replays WHERE expires_at < $1", [c]),
                             ("COMMIT", []),
                         ])
                     }

@@ -168,6 +168,7 @@ public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemp
             // Receipts for messages never recorded as sent here (not counted, like the links above).
             _ = try db.run("DELETE FROM early_receipts WHERE received_at < ?", [c])
             _ = try db.run("DELETE FROM redeemed_credentials WHERE expires_at < ?", [c])
+            _ = try db.run("DELETE FROM challenge_replays WHERE expires_at < ?", [c])
             return removed
         }
     }

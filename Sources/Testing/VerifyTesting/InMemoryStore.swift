@@ -22,6 +22,8 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         var factors: [Factor] = []
         var twilioCompatServices: [String: TwilioCompatServiceRecord] = [:]
         var twilioCompatLinks: [TwilioCompatVerificationLink] = []
+        var challengeReplays: [String: Date] = [:]
+        var attestedKeys: [String: AttestedKey] = [:]
     }
 
     private let lock = NSLock()
@@ -224,6 +226,13 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         state.earlyReceipts = state.earlyReceipts.filter { $0.value.at >= cutoff }
         state.redeemed = state.redeemed.filter { $0.value.expiresAt >= cutoff }
         return before - state.verifications.count - state.messages.count - state.idempotency.count
+    }
+
+    /// Runs `body` on the committed state under the lock (challenge state needs no transaction).
+    func withState<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
     }
 
     public func redeem(jti: String, expiresAt: Date, attempt: String) throws -> Bool {

@@ -21,7 +21,12 @@ enum APIWiring {
             random: random, clock: clock, policy: c.policy,
             composer: TemplateComposer(appName: c.appName, otpDomain: c.otpDomain, androidAppHash: c.androidAppHash, overrides: c.templateOverrides),
             notifier: delivery.worker, issuer: credentials,
-            protection: AbuseProtection(limits: c.limits, fraud: c.fraud, testNumbers: c.testNumbers), events: delivery.metrics)
+            protection: AbuseProtection(limits: c.limits, fraud: c.fraud, testNumbers: c.testNumbers), events: delivery.metrics,
+            challenges: try ChallengeFactory.gate(
+                ChallengeFactory.Parts(
+                    configuration: c, ledger: store, clock: clock, random: random, nonceKey: secrets.keys.challengeNonceKey, logger: logger),
+                events: delivery.metrics),
+            challengePolicy: c.challenges.policy)
         var dependencies = APIDependencies(
             service: service, keys: keyRing, issuer: issuer, clock: clock, random: random,
             logger: logger,

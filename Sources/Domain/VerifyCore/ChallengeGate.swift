@@ -1,0 +1,79 @@
+import Foundation
+
+/// What became of a request's challenge before its transaction: none sent, verified, or failed.
+/// A failure is thrown inside the transaction, after the idempotency check, so a client that
+/// retries a start whose answer was lost gets its verification back, not a replay refusal.
+public enum ChallengeOutcome: Sendable, Equatable {
+    case none
+    case passed(provider: String)
+    case failed(VerifyError)
+
+    public var passed: Bool { if case .passed = self { return true } else { return false } }
+}
+
+/// The configured providers and the policy of when proof is asked (docs/CHALLENGES.md).
+public struct ChallengeGate: Sendable {
+    public let mode: ChallengeMode
+    public let verifiers: [any ChallengeVerifier]
+    let ledger: (any ChallengeLedger)?
+    let events: any EventSink
+
+    public init(mode: ChallengeMode, verifiers: [any ChallengeVerifier], ledger: (any ChallengeLedger)?, events: any EventSink = NoEvents()) {
+        self.mode = verifiers.isEmpty ? .off : mode
+        self.verifiers = verifiers
+        self.ledger = ledger
+        self.events = events
+    }
+
+    public static let off = ChallengeGate(mode: .off, verifiers: [], ledger: nil)
+
+    /// Whether proof can be asked at all.
+    public var isActive: Bool { mode != .off }
+
+    /// Providers and their public parameters, for `challenge_required`.
+    public var providerDetails: JSONValue {
+        .array(verifiers.map { verifier in
+            var members: [JSONMember] = [JSONMember("name", .string(verifier.provider))]
+            for (key, value) in verifier.publicParameters.sorted(by: { $0.key < $1.key }) {
+                members.append(JSONMember(key, .string(value)))
+            }
+            return .object(members)
+        })
+    }
+
+    /// Verifies a submission (outside any transaction: a provider may call its vendor) and
+    /// records its token as used. Malformed submissions throw `invalid_request` at once; a token
+    /// that fails or is replayed becomes `.failed`.
+    public func check(_ submission: ChallengeSubmission?, context: ChallengeContext) throws -> ChallengeOutcome {
+        guard let submission else { return .none }
+        guard let verifier = verifiers.first(where: { $0.provider == submission.provider }) else {
+            let names = verifiers.map(\.provider)
+            throw VerifyError(
+                .invalidRequest,
+                names.isEmpty
+                    ? "challenge: no challenge provider is configured"
+                    : "challenge.provider must be one of: " + names.joined(separator: ", "),
+                details: ["field": "challenge.provider"])
+        }
+        do {
+            let proof = try verifier.verify(submission, context: context)
+            if let ledger, try !ledger.consumeOnce(key: proof.provider + "|" + proof.replayKey, expiresAt: proof.replayExpiresAt, now: context.now) {
+                events.record(.challenge(provider: verifier.provider, outcome: "failed"))
+                return .failed(VerifyError(.challengeFailed, "this challenge token was already used", details: ["provider": .string(verifier.provider)]))
+            }
+            events.record(.challenge(provider: verifier.provider, outcome: "passed"))
+            return .passed(provider: verifier.provider)
+        } catch let error as VerifyError where error.code == .challengeFailed {
+            events.record(.challenge(provider: verifier.provider, outcome: "failed"))
+            return .failed(error)
+        }
+    }
+
+    /// The refusal of a request that needs proof and has none; `reasons` say why it was asked.
+    func required(reasons: [String]) -> VerifyError {
+        for verifier in verifiers { events.record(.challenge(provider: verifier.provider, outcome: "asked")) }
+        return VerifyError(
+            .challengeRequired, "a challenge must be solved before a code is sent to this number",
+            details: ["providers": providerDetails, "reasons": .array(reasons.map { .string($0) })])
+    }
+}
