@@ -55,6 +55,9 @@ let package = Package(
         .target(
             name: "Adapters", dependencies: ["VerifyCore", "LibCrypto", "PhoneNumbers", "CurlClient"],
             path: "Sources/Infrastructure/Adapters"),
+        .target(
+            name: "Challenges", dependencies: ["VerifyCore", "Encoding", "CurlClient", "LibCrypto"],
+            path: "Sources/Infrastructure/Challenges"),
 
         // HTTP surface
         .target(name: "API", dependencies: ["VerifyCore", "Encoding", "HTTPMessages", "Telemetry"], path: "Sources/HTTP/API"),
@@ -69,7 +72,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
-                "VerifyCore", "Encoding", "Stores", "Gateways", "Adapters", "API", "TwilioCompatAPI", "DevInbox", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
+                "VerifyCore", "Encoding", "Stores", "Gateways", "Adapters", "Challenges", "API", "TwilioCompatAPI", "DevInbox", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
                 "CurlClient", "SQLite", "PostgresStore",
             ],
             path: "Sources/Application/App"),
@@ -101,6 +104,9 @@ let package = Package(
             dependencies: [
                 "Gateways", "Stores", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPMessages", "CurlClient", "LibCrypto", "Telemetry",
             ]),
+        .testTarget(
+            name: "ChallengesTests",
+            dependencies: ["Challenges", "VerifyCore", "VerifyTesting", "LibCrypto", "HTTPServer", "HTTPMessages", "CurlClient", "Encoding"]),
         .testTarget(name: "LiveTests", dependencies: ["App", "VerifyCore", "HTTPMessages", "LibCrypto"]),
     ]
 )
