@@ -87,9 +87,10 @@ public enum CommandLineTool {
             let admin = FraudAdmin(store: opened.store, clock: SystemClock(), policy: c.fraud)
             switch (args.first, args.count) {
             case ("list", 1):
-                for stat in try admin.stats() {
+                for (stat, verdict) in try admin.verdicts() {
                     let conversion = stat.conversion.map { String(Int(($0 * 100).rounded())) + "%" } ?? "-"
-                    print("\(stat.key)\tsent=\(stat.sent)\tapproved=\(stat.approved)\tconversion=\(conversion)\toverride=\(stat.action?.rawValue ?? "-")\trefused=\(admin.isRefused(stat))")
+                    let why = verdict.reason.isEmpty ? "" : "\t" + verdict.reason
+                    print("\(stat.key)\tsent=\(stat.sent)\tapproved=\(stat.approved)\tconversion=\(conversion)\toverride=\(stat.action?.rawValue ?? "-")\tstate=\(verdict.state.rawValue)\trefused=\(FraudAdmin.isRefused(verdict))\(why)")
                 }
                 return 0
             case ("allow", 2), ("block", 2), ("clear", 2):

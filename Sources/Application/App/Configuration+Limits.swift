@@ -8,6 +8,12 @@ extension Configuration {
         fraud.minSends = reader(Settings.fraudMinSends) ?? fraud.minSends
         fraud.minConversion = reader(Settings.fraudMinConversion) ?? fraud.minConversion
         fraud.window = reader(Settings.fraudWindow) ?? fraud.window
+        fraud.watchSends = reader(Settings.fraudWatchSends) ?? fraud.watchSends
+        fraud.watchConversion = reader(Settings.fraudWatchConversion) ?? fraud.watchConversion
+        fraud.surge = Double(reader(Settings.fraudSurge) ?? Int(fraud.surge))
+        fraud.baseline = reader(Settings.fraudBaseline) ?? fraud.baseline
+        fraud.countryBlocks = reader(Settings.fraudCountryBlocks) ?? fraud.countryBlocks
+        fraud.countryClients = reader(Settings.fraudCountryClients) ?? fraud.countryClients
         testNumbers.codes = reader(Settings.testNumbers) ?? testNumbers.codes
         testNumbers.expiresAt = reader(Settings.testNumbersExpireAt) ?? testNumbers.expiresAt
     }

@@ -21,15 +21,39 @@ extension Settings {
 
     public static let fraudMinSends = Setting<Int>(
         "PHONE_VERIFY_FRAUD_MIN_SENDS", .limits, .int(1...1_000_000), default: "50",
-        "sends to a prefix or country in the window before its conversion is judged")
+        "sends to a block or country in the window before a low conversion can pause it")
 
     public static let fraudMinConversion = Setting<Double>(
         "PHONE_VERIFY_FRAUD_MIN_CONVERSION", .limits, .fraction, default: "0.2",
-        "approved ÷ sent below which sends to a prefix or country are refused (suspected_fraud)")
+        "approved ÷ sent below which a block (with a volume far above its baseline) or a country (also with many anomalous blocks and clients) is paused: refused (suspected_fraud), or with a challenge provider, challenged")
 
     public static let fraudWindow = Setting<Int>(
         "PHONE_VERIFY_FRAUD_WINDOW", .limits, .int(300...86_400), default: "3600",
         "seconds of history the fraud guard judges")
+
+    public static let fraudWatchSends = Setting<Int>(
+        "PHONE_VERIFY_FRAUD_WATCH_SENDS", .limits, .int(1...1_000_000), default: "5",
+        "sends to a block in the window after which a conversion below \(fraudWatchConversion.name) makes it watched (its starts need a challenge when a provider is configured)")
+
+    public static let fraudWatchConversion = Setting<Double>(
+        "PHONE_VERIFY_FRAUD_WATCH_CONVERSION", .limits, .fraction, default: "0.5",
+        "approved ÷ sent below which a block with enough sends is watched")
+
+    public static let fraudSurge = Setting<Int>(
+        "PHONE_VERIFY_FRAUD_SURGE", .limits, .int(1...1000), default: "3",
+        "a block or country pauses only when its volume in the window is at least this many times its average per window over the baseline")
+
+    public static let fraudBaseline = Setting<Int>(
+        "PHONE_VERIFY_FRAUD_BASELINE", .limits, .int(3600...2_592_000), default: "82800",
+        "seconds of history before the window that form a block's or country's baseline (kept only as long as \(Settings.retention.name) allows)")
+
+    public static let fraudCountryBlocks = Setting<Int>(
+        "PHONE_VERIFY_FRAUD_COUNTRY_BLOCKS", .limits, .int(1...100_000), default: "5",
+        "anomalous blocks a country needs in the window before the country as a whole can pause")
+
+    public static let fraudCountryClients = Setting<Int>(
+        "PHONE_VERIFY_FRAUD_COUNTRY_CLIENTS", .limits, .int(1...1_000_000), default: "10",
+        "distinct clients sending to an anomalous country in the window before the country as a whole can pause")
 
     public static let testNumbers = Setting<[String: String]>(
         "PHONE_VERIFY_TEST_NUMBERS", .limits, .testNumbers, default: "(none)",
@@ -41,7 +65,10 @@ extension Settings {
         "RFC 3339 instant after which test numbers are refused; required in production when test numbers are set",
         production: .required(reason: " when \(testNumbers.name) is set") { !$0.testNumbers.isEmpty })
 
-    static let limitsSection: [any SettingEntry] = [limits, lockoutBackoff, prefixDigits, fraud, fraudMinSends, fraudMinConversion, fraudWindow, testNumbers, testNumbersExpireAt]
+    static let limitsSection: [any SettingEntry] = [
+        limits, lockoutBackoff, prefixDigits, fraud, fraudMinSends, fraudMinConversion, fraudWindow, fraudWatchSends, fraudWatchConversion,
+        fraudSurge, fraudBaseline, fraudCountryBlocks, fraudCountryClients, testNumbers, testNumbersExpireAt,
+    ]
 }
 
 extension SettingType where Value == RateLimits {

@@ -69,10 +69,15 @@ public struct ChallengeGate: Sendable {
         }
     }
 
+    /// Counts a `challenge_required` answer once per offered provider (after its transaction:
+    /// a transaction body may run more than once).
+    func recordAsked() {
+        for verifier in verifiers { events.record(.challenge(provider: verifier.provider, outcome: "asked")) }
+    }
+
     /// The refusal of a request that needs proof and has none; `reasons` say why it was asked.
     func required(reasons: [String]) -> VerifyError {
-        for verifier in verifiers { events.record(.challenge(provider: verifier.provider, outcome: "asked")) }
-        return VerifyError(
+        VerifyError(
             .challengeRequired, "a challenge must be solved before a code is sent to this number",
             details: ["providers": providerDetails, "reasons": .array(reasons.map { .string($0) })])
     }

@@ -13,22 +13,31 @@ public struct FraudAdmin: Sendable {
         self.policy = policy
     }
 
-    /// Every key with activity in the window or an override.
+    /// Every block and country with activity in the window or an override (the guard's own
+    /// bookkeeping keys — distinct blocks and clients — are not listed).
     public func stats() throws -> [FraudStat] {
         let since = clock.now().addingTimeInterval(-TimeInterval(policy.window))
-        return try store.read { try $0.fraudStats(since: since) }
+        return try store.read { try $0.fraudStats(since: since) }.filter { Self.isValidKey($0.key) }
     }
 
-    /// Whether the guard refuses this key now.
-    public func isRefused(_ stat: FraudStat) -> Bool {
-        guard policy.enabled else { return false }
-        switch stat.action {
-        case .allow: return false
-        case .block: return true
-        case nil:
-            return policy.enabled && stat.sent >= policy.minSends
-                && Double(stat.approved) < policy.minConversion * Double(stat.sent)
+    /// Each listed key with the guard's verdict and its reason, as a start would see it now.
+    public func verdicts() throws -> [(stat: FraudStat, verdict: FraudVerdict)] {
+        let now = clock.now()
+        let guardian = FraudGuard(policy: policy)
+        let stats = try stats()
+        return try store.read { reader in
+            try stats.map { stat in
+                let verdict = policy.enabled
+                    ? try guardian.verdict(key: stat.key, now: now, in: reader)
+                    : FraudVerdict(key: stat.key, state: .normal, reason: "the fraud guard is off", sent: stat.sent, approved: stat.approved)
+                return (stat, verdict)
+            }
         }
+    }
+
+    /// Whether the guard refuses starts to this verdict's key (without a challenge provider).
+    public static func isRefused(_ verdict: FraudVerdict) -> Bool {
+        verdict.state == .paused || verdict.state == .blocked
     }
 
     /// Sets or clears an override. Keys are `prefix:+…` or `country:XX`.

@@ -1,46 +1,8 @@
 import Foundation
 
-/// Adaptive SMS-pumping protection: conversion (approved ÷ sent) per destination prefix and per
-/// country over a sliding hour. A key with enough volume and too low a conversion is refused
-/// (`suspected_fraud`) until conversion recovers or an operator allows it; operators can also
-/// block a key outright.
-public struct FraudPolicy: Sendable, Equatable {
-    public var enabled = true
-    /// Sends in the window before conversion is judged.
-    public var minSends = 50
-    /// Below this approved ÷ sent ratio, sends are refused.
-    public var minConversion = 0.2
-    /// Seconds of history that count.
-    public var window = 3600
-    /// Counters are kept in buckets of this many seconds (the window slides by a bucket).
-    public var bucket = 300
-
-    public init() {}
-}
-
-/// An operator's decision about a prefix or country key.
-public enum FraudAction: String, Sendable, Codable, CaseIterable {
-    case allow
-    case block
-}
-
-/// Counters and override of one key, for operators.
-public struct FraudStat: Sendable, Equatable {
-    public let key: String
-    public let sent: Int
-    public let approved: Int
-    public let action: FraudAction?
-
-    public init(key: String, sent: Int, approved: Int, action: FraudAction?) {
-        self.key = key
-        self.sent = sent
-        self.approved = approved
-        self.action = action
-    }
-
-    public var conversion: Double? { sent == 0 ? nil : Double(approved) / Double(sent) }
-}
-
+/// Judges destinations block first (docs/ABUSE.md, "Fraud guard"). Reads the window's counters
+/// of a block and its country (prefetched with the transaction); baselines and distinct counts
+/// are read only when a key already looks anomalous, so a healthy start pays nothing more.
 public struct FraudGuard: Sendable {
     public let policy: FraudPolicy
 
@@ -48,63 +10,111 @@ public struct FraudGuard: Sendable {
         self.policy = policy
     }
 
-    /// The keys a number is judged by: its destination prefix and its country.
+    /// The keys a number is judged by: its destination block and its country.
     public static func keys(prefix: String, region: String) -> [String] {
         ["prefix:" + prefix, "country:" + region]
     }
 
-    /// Where the counters `admit` reads begin (`nil` when the guard is off).
+    /// Where the counters `assess` reads begin (`nil` when the guard is off).
     public func countsSince(_ now: Date) -> Date? {
         policy.enabled ? now.addingTimeInterval(-TimeInterval(policy.window)) : nil
     }
 
-    /// Throws `suspected_fraud` when a key is blocked, or judged by its conversion.
-    public func admit(keys: [String], now: Date, in tx: any StoreTransaction) throws {
-        guard let since = countsSince(now) else { return }
-        for key in keys {
-            switch try tx.fraudOverride(key: key) {
-            case .allow: continue
-            case .block:
-                // A block lasts until an operator clears it: no instant can be promised, so the
-                // client is told to look again after one window (docs/ABUSE.md).
-                throw refusal(key, reason: "blocked by an operator", retryAfter: policy.window)
-            case nil:
-                if isRefused(try tx.fraudCounts(key: key, since: since)) {
-                    throw refusal(
-                        key, reason: "too few codes to this destination are confirmed",
-                        retryAfter: try pauseSeconds(key: key, now: now, in: tx))
-                }
+    /// The verdicts of a destination: its block (`keys[0]`) and its country (`keys[1]`).
+    public func assess(keys: [String], now: Date, in tx: any StoreReader) throws -> [FraudVerdict] {
+        guard policy.enabled, keys.count == 2 else { return [] }
+        let block = try verdict(key: keys[0], now: now, in: tx)
+        let country = try verdict(key: keys[1], now: now, in: tx)
+        return [block, country]
+    }
+
+    /// One key's verdict.
+    public func verdict(key: String, now: Date, in tx: any StoreReader) throws -> FraudVerdict {
+        let since = now.addingTimeInterval(-TimeInterval(policy.window))
+        let counts = try tx.fraudCounts(key: key, since: since)
+        func make(_ state: FraudVerdict.State, _ reason: String) -> FraudVerdict {
+            FraudVerdict(key: key, state: state, reason: reason, sent: counts.sent, approved: counts.approved)
+        }
+        switch try tx.fraudOverride(key: key) {
+        case .allow: return make(.allowed, "allowed by an operator")
+        case .block: return make(.blocked, "blocked by an operator")
+        case nil: break
+        }
+        let percent = counts.sent == 0 ? 0 : Int((100 * Double(counts.approved) / Double(counts.sent)).rounded())
+        let isCountry = key.hasPrefix("country:")
+        let lowConversion = counts.sent >= policy.minSends && isLow(counts, policy.minConversion)
+        if isCountry {
+            guard lowConversion else { return make(.normal, "") }
+            let region = String(key.dropFirst("country:".count))
+            let blocks = try distinctCount(Self.anomalousBlocksKey(region), since: since, in: tx)
+            let clients = try distinctCount(Self.clientsKey(region), since: since, in: tx)
+            let surge = try surgeFactor(key: key, counts: counts, now: now, in: tx)
+            let facts = "\(counts.sent) sends in the last \(policy.window / 60) min, \(percent) % confirmed; "
+                + "\(blocks) anomalous blocks, \(clients) clients, volume \(Self.describe(surge)) its baseline"
+            if blocks >= policy.countryBlocks, clients >= policy.countryClients, surge >= policy.surge {
+                return make(.paused, "too few codes to this country are confirmed: " + facts)
             }
+            return make(.watched, "conversion in this country is low: " + facts)
         }
-    }
-
-    func isRefused(_ counts: (sent: Int, approved: Int)) -> Bool {
-        counts.sent >= policy.minSends && Double(counts.approved) < policy.minConversion * Double(counts.sent)
-    }
-
-    /// Seconds until `key` is admitted again if nothing new happens (no approvals of codes
-    /// already sent; no sends, since they are refused): its buckets leave the window oldest
-    /// first, a bucket starting at `b` counting up to and including `b + window`, and what
-    /// remains is judged after each. A pause therefore lasts up to a whole window, not a bucket.
-    /// Reads at most window ÷ bucket + 1 sums, only on a refusal (PostgreSQL answers them from
-    /// the counters it prefetched).
-    func pauseSeconds(key: String, now: Date, in tx: any StoreReader) throws -> Int {
-        let size = Double(policy.bucket)
-        let window = Double(policy.window)
-        let nowSeconds = now.timeIntervalSince1970
-        var leaving = ((nowSeconds - window) / size).rounded(.up) * size  // oldest bucket counted now
-        let current = bucket(now).timeIntervalSince1970
-        while leaving <= current {
-            let remaining = try tx.fraudCounts(key: key, since: Date(timeIntervalSince1970: leaving + size))
-            if !isRefused(remaining) { return max(1, Int((leaving + window - nowSeconds).rounded(.down)) + 1) }
-            leaving += size
+        if lowConversion {
+            let surge = try surgeFactor(key: key, counts: counts, now: now, in: tx)
+            let facts = "\(counts.sent) sends in the last \(policy.window / 60) min, \(percent) % confirmed, volume \(Self.describe(surge)) its baseline"
+            if surge >= policy.surge { return make(.paused, "too few codes to this block are confirmed: " + facts) }
+            return make(.watched, "conversion in this block is low, at its usual volume: " + facts)
         }
-        return policy.window  // not reached: once the current bucket leaves, nothing remains
+        if counts.sent >= policy.watchSends, isLow(counts, policy.watchConversion) {
+            return make(.watched, "\(counts.sent) sends in the last \(policy.window / 60) min, \(percent) % confirmed")
+        }
+        return make(.normal, "")
     }
 
-    public func recordSend(keys: [String], now: Date, in tx: any StoreTransaction) throws {
+    func isLow(_ counts: (sent: Int, approved: Int), _ ratio: Double) -> Bool {
+        Double(counts.approved) < ratio * Double(counts.sent)
+    }
+
+    /// The window's volume ÷ the key's average volume per window over the baseline before it
+    /// (infinite with no history: a destination nobody used is far above its baseline).
+    func surgeFactor(key: String, counts: (sent: Int, approved: Int), now: Date, in tx: any StoreReader) throws -> Double {
+        let windowStart = now.addingTimeInterval(-TimeInterval(policy.window))
+        let all = try tx.fraudCounts(key: key, since: windowStart.addingTimeInterval(-TimeInterval(policy.baseline)))
+        let before = max(0, all.sent - counts.sent)
+        let perWindow = Double(before) * Double(policy.window) / Double(policy.baseline)
+        return perWindow == 0 ? .infinity : Double(counts.sent) / perWindow
+    }
+
+    static func describe(_ factor: Double) -> String {
+        factor.isInfinite ? "far above (no history)" : String(format: "%.1f×", factor)
+    }
+
+    /// Counters of distinct members (anomalous blocks, clients) of a country: a member counts
+    /// once per window (`noteDistinct`).
+    static func anomalousBlocksKey(_ region: String) -> String { "anomalous_blocks:" + region }
+    static func clientsKey(_ region: String) -> String { "clients:" + region }
+
+    func distinctCount(_ key: String, since: Date, in tx: any StoreReader) throws -> Int {
+        try tx.fraudCounts(key: key, since: since).sent
+    }
+
+    /// Counts `member` in the distinct set `set` unless it was counted within the window.
+    func noteDistinct(_ set: String, member: String, now: Date, in tx: any StoreTransaction) throws {
+        let seen = "seen:" + set + "|" + member
+        let since = now.addingTimeInterval(-TimeInterval(policy.window))
+        guard try tx.fraudCounts(key: seen, since: since).sent == 0 else { return }
+        try tx.addFraudCounts(key: seen, bucket: bucket(now), sent: 1, approved: 0)
+        try tx.addFraudCounts(key: set, bucket: bucket(now), sent: 1, approved: 0)
+    }
+
+    /// Records one send to a destination judged `verdicts` from `client`: its counters, and, when
+    /// the destination looks anomalous, the distinct blocks and clients its country's verdict needs.
+    public func recordSend(keys: [String], verdicts: [FraudVerdict], client: String, now: Date, in tx: any StoreTransaction) throws {
         guard policy.enabled else { return }
         for key in keys { try tx.addFraudCounts(key: key, bucket: bucket(now), sent: 1, approved: 0) }
+        guard keys.count == 2, keys[1].hasPrefix("country:") else { return }
+        let region = String(keys[1].dropFirst("country:".count))
+        if verdicts.first?.isRisky == true { try noteDistinct(Self.anomalousBlocksKey(region), member: keys[0], now: now, in: tx) }
+        if verdicts.contains(where: \.isRisky) {
+            try noteDistinct(Self.clientsKey(region), member: client.isEmpty ? "unknown" : client, now: now, in: tx)
+        }
     }
 
     public func recordApproval(keys: [String], now: Date, in tx: any StoreTransaction) throws {
@@ -115,18 +125,5 @@ public struct FraudGuard: Sendable {
     func bucket(_ now: Date) -> Date {
         let size = Double(policy.bucket)
         return Date(timeIntervalSince1970: (now.timeIntervalSince1970 / size).rounded(.down) * size)
-    }
-
-    func refusal(_ key: String, reason: String, retryAfter: Int) -> VerifyError {
-        let kind = key.hasPrefix("country:") ? "country" : "prefix"
-        // Not a quota: a pause over the guard's window, reported as a policy with no sends left
-        // until the pause ends.
-        let pause = RateLimitReport(
-            policy: "fraud_" + kind,
-            status: LimitStatus(rule: LimitRule(quota: 0, window: policy.window), remaining: 0, resetSeconds: retryAfter))
-        return VerifyError(
-            .suspectedFraud, "sending to this destination is paused: \(reason)",
-            details: ["scope": .string(kind), "key": .string(String(key.drop { $0 != ":" }.dropFirst()))],
-            retryAfter: retryAfter, rateLimit: pause)
     }
 }

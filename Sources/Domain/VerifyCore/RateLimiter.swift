@@ -24,9 +24,30 @@ public struct RateLimiter: Sendable {
         public func key(_ rule: LimitRule) -> String { scope.rawValue + "|" + String(rule.window) + "|" + value }
     }
 
-    /// Verdict on a set of subjects: what `record` will write.
+    /// Verdict on a set of subjects: what `record` will write, and the quotas under pressure
+    /// (past the soft threshold, or exhausted but liftable by a challenge) when a lift applies.
     public struct Admission {
-        let logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rule: LimitRule)]
+        /// `rule`: what the log keeps (lifted when a challenge may lift it); `shown`: the quota
+        /// reported in the RateLimit fields.
+        let logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rule: LimitRule, shown: LimitRule)]
+        public internal(set) var pressure: [String] = []
+    }
+
+    /// How challenges change the limits of a start that may be asked for one (docs/CHALLENGES.md).
+    public struct Lift: Sendable {
+        /// Scopes a passed challenge lifts: a number's, a client's and a block's sends.
+        public static let scopes: Set<LimitScope> = [.phoneSend, .ipSend, .prefixSend]
+        /// A passed challenge allows up to `factor` × the quota.
+        public let factor: Int
+        public let passed: Bool
+        /// Quotas used to this fraction are reported as pressure.
+        public let softThreshold: Double
+
+        public init(factor: Int, passed: Bool, softThreshold: Double) {
+            self.factor = max(1, factor)
+            self.passed = passed
+            self.softThreshold = softThreshold
+        }
     }
 
     /// Store keys of every log these subjects read.
@@ -40,25 +61,41 @@ public struct RateLimiter: Sendable {
     /// `lockout`: the key of a requester's failed checks on a number (`LockoutPolicy.key`) whose
     /// backoff refuses too (judged with the rest, so the longest refusal wins), without counting
     /// anything against it.
-    public func admit(_ subjects: [Subject], now: Date, in tx: any StoreTransaction, lockout: String? = nil) throws -> Admission {
+    /// `lift`: a start a challenge may be asked of. A number's, client's or block's exhausted
+    /// quota then refuses only past `factor` × the quota; below that it is reported as pressure
+    /// (unless the challenge passed), as is a quota past the soft threshold.
+    public func admit(
+        _ subjects: [Subject], now: Date, in tx: any StoreTransaction, lockout: String? = nil, lift: Lift? = nil
+    ) throws -> Admission {
         let ms = Self.millis(now)
-        var logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rule: LimitRule)] = []
+        var logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rule: LimitRule, shown: LimitRule)] = []
+        var pressure: [String] = []
         var refusal: (scope: LimitScope, report: RateLimitReport)? = try lockout.flatMap { key in
             try lockoutRefusal(key: key, now: now, in: tx).map { (LimitScope.phoneFailedCheck, $0) }
         }
         for subject in subjects {
+            let liftable = lift != nil && Lift.scopes.contains(subject.scope)
             for rule in limits.rules(subject.scope) {
                 let key = subject.key(rule)
                 let log = SlidingWindowLog(events: try tx.limitEvents(key: key))
-                let status = log.status(of: rule, now: ms)
+                let kept = liftable ? LimitRule(quota: rule.quota * (lift?.factor ?? 1), window: rule.window) : rule
+                let status = log.status(of: kept, now: ms)
                 if status.isExhausted, status.resetSeconds > (refusal?.report.status.resetSeconds ?? -1) {
                     refusal = (subject.scope, RateLimitReport(policy: Self.policyName(subject.scope, rule), status: status))
                 }
-                logs.append((key, subject.scope, log, rule))
+                if let lift, liftable, !status.isExhausted {
+                    let base = log.status(of: rule, now: ms)
+                    if base.isExhausted {
+                        if !lift.passed { pressure.append(subject.scope.rawValue + "_exhausted") }
+                    } else if Double(rule.quota - base.remaining) >= lift.softThreshold * Double(rule.quota) {
+                        pressure.append(subject.scope.rawValue + "_soft")
+                    }
+                }
+                logs.append((key, subject.scope, log, kept, rule))
             }
         }
         if let refusal { throw Self.refusal(refusal.scope, refusal.report) }
-        return Admission(logs: logs)
+        return Admission(logs: logs, pressure: pressure)
     }
 
     /// Records one event for every subject of an admission; returns the rule now closest to
@@ -71,7 +108,7 @@ public struct RateLimiter: Sendable {
             var log = entry.log
             log.record(ms, rule: entry.rule)
             try tx.setLimitEvents(key: entry.key, events: log.events, expiresAt: now.addingTimeInterval(TimeInterval(entry.rule.window)))
-            reports.append(RateLimitReport(policy: Self.policyName(entry.scope, entry.rule), status: log.status(of: entry.rule, now: ms)))
+            reports.append(RateLimitReport(policy: Self.policyName(entry.scope, entry.shown), status: log.status(of: entry.shown, now: ms)))
         }
         return RateLimitReport.closest(reports)
     }

@@ -21,11 +21,20 @@ extension VerificationService {
     /// cooldown (the Twilio-compatible API, where a repeat request sends at once).
     public func resend(
         id: String, clientIP: String = "", purposes: Set<Purpose> = [.signIn], options: SendOptions = SendOptions(),
-        ignoringCooldown: Bool = false, requester: String? = nil
+        ignoringCooldown: Bool = false, requester: String? = nil, challenge: ChallengeSubmission? = nil
     ) throws -> StartOutcome {
         let now = clock.now()
         let service = self
         try options.validate()
+        // A submitted challenge is bound to the number: read it first (only then).
+        let proof: ChallengeOutcome
+        if let challenge, purposes.contains(.signIn), challenges.isActive,
+            let v = try store.read({ try $0.verification(id: id) }), v.purpose == .signIn
+        {
+            proof = try checkChallenge(challenge, purpose: .signIn, action: "resend", phone: v.phoneNumber, verificationID: id, client: clientIP, now: now)
+        } else {
+            proof = .none
+        }
         let fresh = options.customCode ?? CodeGenerator(length: options.codeLength ?? policy.codeLength, random: random).next()
         let random = self.random
         let outcome = try countingRefusals { try store.write(reading: ReadSet(verifications: [id])) { tx -> StartOutcome in
@@ -70,14 +79,16 @@ extension VerificationService {
             let stepUp = v.purpose == .mfaStepUp
             let subjects = protection.sendSubjects(
                 phone: v.phoneNumber, client: clientIP, user: user, stepUp: stepUp, testNumber: testCode != nil)
-            let admission = try protection.limiter.admit(
-                subjects, now: now, in: tx,
-                lockout: protection.lockoutKey(phone: v.phoneNumber, client: clientIP, user: user, requester: requester))
             let fraudKeys = protection.fraudKeys(phone: v.phoneNumber, region: v.region)
-            if testCode == nil, !stepUp { try protection.fraud.admit(keys: fraudKeys, now: now, in: tx) }
-            let report = try protection.limiter.record(admission, now: now, in: tx)
+            let screening = SendScreening(
+                subjects: subjects,
+                lockoutKey: protection.lockoutKey(phone: v.phoneNumber, client: clientIP, user: user, requester: requester),
+                fraudKeys: testCode == nil ? fraudKeys : [], judged: testCode == nil && !stepUp,
+                challengeable: testCode == nil && v.purpose == .signIn && service.challenges.isActive && purposes.contains(.signIn),
+                outcome: proof, client: clientIP)
+            let screened = try service.screen(screening, now: now, in: tx)
+            let report = try service.record(screened, screening, now: now, in: tx)
             if testCode == nil {
-                try protection.fraud.recordSend(keys: fraudKeys, now: now, in: tx)
                 try tx.supersedeQueuedMessages(verificationID: v.id, reason: "superseded by a resend", now: now)
                 try tx.enqueue(try service.outboxMessage(for: v, code: code, now: now, options: options))
             }
@@ -160,6 +171,9 @@ extension VerificationService {
             return try body()
         } catch let error as VerifyError where error.code == .rateLimited || error.code == .suspectedFraud {
             events.record(.refused(code: error.code.rawValue, scope: error.details["scope"]?.stringValue ?? "unknown"))
+            throw error
+        } catch let error as VerifyError where error.code == .challengeRequired {
+            challenges.recordAsked()
             throw error
         }
     }

@@ -17,12 +17,17 @@ public struct StartRequest: Sendable {
     public var idempotencyKey: String?
     /// Per-send choices beyond the policy (code length, custom code, names in the text…).
     public var options: SendOptions
+    /// Proof that a person or a genuine app asks (docs/CHALLENGES.md); only the native sign-in
+    /// API asks for one.
+    public var challenge: ChallengeSubmission?
 
     public init(
         phoneNumber: String, defaultRegion: String? = nil, channel: String = "sms", locale: String? = nil,
         purpose: Purpose = .signIn, subject: String? = nil, sessionID: String? = nil,
-        clientIP: String = "", requester: String? = nil, idempotencyKey: String? = nil, options: SendOptions = SendOptions()
+        clientIP: String = "", requester: String? = nil, idempotencyKey: String? = nil, options: SendOptions = SendOptions(),
+        challenge: ChallengeSubmission? = nil
     ) {
+        self.challenge = challenge
         self.requester = requester
         self.options = options
         self.phoneNumber = phoneNumber
@@ -170,6 +175,16 @@ public struct VerificationService: Sendable {
             fraudKeys: message == nil ? [] : fraudKeys,
             fraudSince: protection.fraud.countsSince(now),
             idempotencyKeys: scopedKey.map { [$0] } ?? [])
+        // Verified before the transaction (a provider may ask its vendor); a test number, which
+        // costs nothing, never needs one.
+        let challenge = message == nil ? .none : try checkChallenge(
+            request.challenge, purpose: request.purpose, action: "start", phone: number.e164, client: request.clientIP, now: now)
+        let screening = SendScreening(
+            subjects: subjects, lockoutKey: lockoutKey, fraudKeys: message == nil ? [] : fraudKeys,
+            // A step-up challenge goes to a factor the user proved to hold: the pumping guard
+            // judges strangers' destinations, not it (its sends and approvals are still counted).
+            judged: message != nil && !stepUp, challengeable: message != nil && request.purpose == .signIn, outcome: challenge,
+            client: request.clientIP)
         let outcome = try countingRefusals { try store.write(reading: reads) { tx -> StartOutcome in
             if let scopedKey, let record = try tx.idempotencyRecord(key: scopedKey, notBefore: notBefore) {
                 guard record.fingerprint == fingerprint else {
@@ -177,15 +192,9 @@ public struct VerificationService: Sendable {
                 }
                 return StartOutcome(verification: record.snapshot, replayed: true, rateLimit: nil)
             }
-            let admission = try protection.limiter.admit(subjects, now: now, in: tx, lockout: lockoutKey)
-            // A step-up challenge goes to a factor the user proved to hold: the pumping guard
-            // judges strangers' destinations, not it (its sends and approvals are still counted).
-            if message != nil, !stepUp { try protection.fraud.admit(keys: fraudKeys, now: now, in: tx) }
-            let report = try protection.limiter.record(admission, now: now, in: tx)
-            if let message {
-                try protection.fraud.recordSend(keys: fraudKeys, now: now, in: tx)
-                try tx.enqueue(message, lease: lease)
-            }
+            let screened = try screen(screening, now: now, in: tx)
+            let report = try record(screened, screening, now: now, in: tx)
+            if let message { try tx.enqueue(message, lease: lease) }
             try tx.insert(verification)
             try onStarted?(verification, tx)
             if let scopedKey {

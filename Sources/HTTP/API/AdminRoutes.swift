@@ -13,11 +13,12 @@ struct AdminRoutes: RouteGroup {
         let keys = self.keys
         router.add("GET", "/v1/admin/fraud") { request, _ in
             try keys.require(request, .fraud, .read)
-            let list = try fraud.stats().map { stat -> JSONValue in
+            let list = try fraud.verdicts().map { stat, verdict -> JSONValue in
                 [
                     "key": .string(stat.key), "sent": .int(Int64(stat.sent)), "approved": .int(Int64(stat.approved)),
                     "conversion": stat.conversion.map { .double(($0 * 1000).rounded() / 1000) } ?? .null,
-                    "override": .optional(stat.action?.rawValue), "refused": .bool(fraud.isRefused(stat)),
+                    "override": .optional(stat.action?.rawValue), "refused": .bool(FraudAdmin.isRefused(verdict)),
+                    "state": .string(verdict.state.rawValue), "reason": .string(verdict.reason),
                 ]
             }
             return JSONResponse.make(200, ["keys": .array(list)], headers: ["Cache-Control": "no-store"])

@@ -26,7 +26,8 @@ struct VerificationRoutes: RouteGroup {
             channel: try body.optionalString("channel", maxLength: 16) ?? "sms",
             locale: locale,
             clientIP: context.clientIP,
-            idempotencyKey: idempotencyKey))
+            idempotencyKey: idempotencyKey,
+            challenge: try ChallengeJSON.parse(body)))
         var headers = HTTPHeaders()
         headers.set("Cache-Control", "no-store")
         headers.set("Location", "/v1/verifications/" + outcome.verification.id)
@@ -46,8 +47,8 @@ struct VerificationRoutes: RouteGroup {
     }
 
     func resend(_ request: HTTPRequest, _ context: RouteContext) throws -> HTTPResponse {
-        _ = try RequestBody(request, allowEmpty: true)
-        let outcome = try service.resend(id: try Self.id(context), clientIP: context.clientIP)
+        let body = try RequestBody(request, allowEmpty: true)
+        let outcome = try service.resend(id: try Self.id(context), clientIP: context.clientIP, challenge: try ChallengeJSON.parse(body))
         var headers: HTTPHeaders = ["Cache-Control": "no-store"]
         RateLimitHeaders.apply(outcome.rateLimit, to: &headers)
         let v = outcome.verification

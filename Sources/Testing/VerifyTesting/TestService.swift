@@ -10,7 +10,11 @@ public struct TestService {
     public let notifier: CountingNotifier
     public let events: RecordingEvents
 
-    public init(policy: VerificationPolicy = VerificationPolicy(), protection: AbuseProtection = AbuseProtection(), seed: UInt64 = 7) {
+    /// `challenges`: the mode and providers of a challenge gate whose ledger is the store.
+    public init(
+        policy: VerificationPolicy = VerificationPolicy(), protection: AbuseProtection = AbuseProtection(), seed: UInt64 = 7,
+        challenges: (mode: ChallengeMode, verifiers: [any ChallengeVerifier])? = nil, challengePolicy: ChallengePolicy = ChallengePolicy()
+    ) {
         store = InMemoryStore()
         clock = ManualClock()
         random = SeededRandom(seed: seed)
@@ -20,7 +24,9 @@ public struct TestService {
             store: store, parser: FakePhoneParser(), hasher: FakeHasher(), sealer: FakeSealer(), random: random,
             clock: clock, policy: policy, composer: TemplateComposer(), notifier: notifier,
             issuer: CredentialIssuer(issuer: "http://issuer.test", audience: "main-auth", keys: FakeSigner(), random: random),
-            protection: protection, events: events)
+            protection: protection, events: events,
+            challenges: challenges.map { [store, events] in ChallengeGate(mode: $0.mode, verifiers: $0.verifiers, ledger: store, events: events) } ?? .off,
+            challengePolicy: challengePolicy)
     }
 
     /// The code inside the newest queued message of a verification (tests read it like a phone would).

@@ -62,7 +62,7 @@ public enum OpenAPIDocument {
         "tags": [
           "verifications"
         ],
-        "description": "Parses and validates the number (libphonenumber), applies region, line-type, rate-limit and fraud policies, and queues the SMS in the same transaction; the message reaches the gateway a moment after the 201.",
+        "description": "Parses and validates the number (libphonenumber), applies region, line-type, rate-limit and fraud policies, and queues the SMS in the same transaction; the message reaches the gateway a moment after the 201. With challenges configured (docs/CHALLENGES.md), a start judged risky needs a solved `challenge` (403 `challenge_required` lists the providers).",
         "parameters": [
           {
             "name": "Idempotency-Key",
@@ -180,7 +180,7 @@ public enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "`region_not_allowed` (`details.region`), or `forbidden` (a test number after its expiry).",
+            "description": "`region_not_allowed` (`details.region`), `forbidden` (a test number after its expiry), `challenge_required` (`details.providers`: see ChallengeProviders; `details.reasons`) or `challenge_failed` (`details.provider`): a bad, expired or replayed token.",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"
@@ -202,7 +202,9 @@ public enum OpenAPIDocument {
                             "code": {
                               "enum": [
                                 "region_not_allowed",
-                                "forbidden"
+                                "forbidden",
+                                "challenge_required",
+                                "challenge_failed"
                               ]
                             }
                           }
@@ -494,7 +496,40 @@ public enum OpenAPIDocument {
             "$ref": "#/components/responses/InvalidRequest"
           },
           "403": {
-            "$ref": "#/components/responses/TestNumbersExpired"
+            "description": "`forbidden` (a test number after its expiry), `challenge_required` or `challenge_failed`, as on start.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "forbidden",
+                                "challenge_required",
+                                "challenge_failed"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
@@ -3595,7 +3630,9 @@ public enum OpenAPIDocument {
           "factor_exists",
           "factor_limit_reached",
           "unavailable",
-          "internal_error"
+          "internal_error",
+          "challenge_required",
+          "challenge_failed"
         ],
         "description": "Stable, machine-readable error codes (Sources/Domain/VerifyCore/VerifyError.swift; statuses in docs/ERRORS.md)."
       },
@@ -4366,7 +4403,9 @@ public enum OpenAPIDocument {
           "approved",
           "conversion",
           "override",
-          "refused"
+          "refused",
+          "state",
+          "reason"
         ],
         "properties": {
           "key": {
@@ -4401,7 +4440,22 @@ public enum OpenAPIDocument {
           },
           "refused": {
             "type": "boolean",
-            "description": "whether the fraud guard refuses sends to this key now"
+            "description": "whether the fraud guard refuses sends to this key now when no challenge provider is configured (paused or blocked)"
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "normal",
+              "watched",
+              "paused",
+              "blocked",
+              "allowed"
+            ],
+            "description": "the guard's verdict: watched destinations need a challenge (when a provider is configured); paused ones are refused, or challenged when a provider is configured"
+          },
+          "reason": {
+            "type": "string",
+            "description": "why, in words (empty when normal)"
           }
         }
       },
@@ -4705,6 +4759,17 @@ public enum OpenAPIDocument {
             "maxLength": 35,
             "pattern": "^[A-Za-z0-9_-]+$",
             "description": "a language tag such as `en` or `pt-BR`, for the message template"
+          },
+          "challenge": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/Challenge"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "needed when the answer was 403 `challenge_required` (or always, with `PHONE_VERIFY_CHALLENGE=always`)"
           }
         },
         "examples": [
@@ -4737,7 +4802,20 @@ public enum OpenAPIDocument {
       },
       "ResendRequest": {
         "type": "object",
-        "description": "No member is read; an empty body is the same as `{}`."
+        "description": "An empty body is the same as `{}`.",
+        "properties": {
+          "challenge": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/Challenge"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "as on start"
+          }
+        }
       },
       "EnrollRequest": {
         "type": "object",
@@ -5023,6 +5101,60 @@ public enum OpenAPIDocument {
           "cleared": {
             "type": "integer",
             "minimum": 0
+          }
+        }
+      },
+      "Challenge": {
+        "type": "object",
+        "description": "Proof that a person or a genuine app asks (docs/CHALLENGES.md). Other members are provider-specific strings (App Attest: `key_id`, `client_data`).",
+        "required": [
+          "provider",
+          "token"
+        ],
+        "maxProperties": 8,
+        "properties": {
+          "provider": {
+            "type": "string",
+            "enum": [
+              "turnstile",
+              "hcaptcha",
+              "recaptcha",
+              "app_attest",
+              "play_integrity",
+              "grant"
+            ]
+          },
+          "token": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 12288,
+            "description": "the captcha response, App Attest assertion, Play Integrity token or grant JWT"
+          }
+        },
+        "additionalProperties": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 12288
+        }
+      },
+      "ChallengeProviders": {
+        "type": "array",
+        "description": "`details.providers` of `challenge_required`: each enabled provider and what a client needs to produce a token (never a secret).",
+        "items": {
+          "type": "object",
+          "required": [
+            "name"
+          ],
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "site_key": {
+              "type": "string"
+            }
+          },
+          "additionalProperties": {
+            "type": "string"
           }
         }
       }

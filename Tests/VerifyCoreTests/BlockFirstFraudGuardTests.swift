@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import VerifyCore
+import VerifyTesting
+
+/// The fraud guard judges blocks before countries (docs/ABUSE.md, "Fraud guard"): a country
+/// pauses only with many anomalous blocks, many clients and a volume far above its baseline.
+@Suite struct BlockFirstFraudGuardTests {
+    func service(_ fraud: FraudPolicy = FraudPolicy()) throws -> TestService {
+        let limits = try RateLimits.defaults.overridden(by: "prefix_send=off;phone_send=off;ip_send=off;global_send=off")
+        return TestService(protection: AbuseProtection(limits: limits, fraud: fraud))
+    }
+
+    func refusal(_ t: TestService, _ phone: String, ip: String = "198.51.100.1") -> VerifyError? {
+        do { _ = try t.service.start(StartRequest(phoneNumber: phone, clientIP: ip)) } catch let error as VerifyError { return error } catch {}
+        return nil
+    }
+
+    /// The review's case: 60 starts to random GB mobiles from 6 IPs used to pause every GB
+    /// number for everyone. Spread over many blocks, no block is anomalous: GB stays open.
+    @Test func sprayingACountryFromAFewClientsDoesNotPauseIt() throws {
+        let t = try service()
+        var rng = SystemRandomNumberGenerator()
+        for n in 0..<60 {
+            let number = "+447" + String(format: "%09d", UInt64.random(in: 0..<1_000_000_000, using: &rng))
+            _ = try t.service.start(StartRequest(phoneNumber: number, clientIP: "203.0.113.\(n % 6)"))
+        }
+        #expect(refusal(t, "+447700900123") == nil)
+        let verdict = try FraudAdmin(store: t.store, clock: t.clock, policy: FraudPolicy()).verdicts().first { $0.stat.key == "country:GB" }?.verdict
+        #expect(verdict?.state == .watched)
+        #expect(verdict?.reason.contains("0 anomalous blocks") == true)
+    }
+
+    /// Many anomalous blocks from many clients with no history: the country pauses, and says why.
+    @Test func manyAnomalousBlocksFromManyClientsPauseTheCountry() throws {
+        var fraud = FraudPolicy()
+        fraud.minSends = 20
+        let t = try service(fraud)
+        var n = 0
+        for block in 0..<6 {
+            for i in 0..<8 {
+                n += 1
+                _ = refusal(t, "+4477009\(block)\(String(format: "%04d", i))", ip: "203.0.113.\(n)")
+            }
+        }
+        let error = refusal(t, "+447912345678", ip: "198.51.100.7")
+        #expect(error?.code == .suspectedFraud)
+        #expect(error?.details["scope"] == "country")
+        #expect(error?.details["reason"]?.stringValue?.contains("too few codes to this country are confirmed") == true)
+    }
+
+    /// A block whose usual volume is high is not paused by a low conversion at that volume: it
+    /// is watched; the same volume with no history pauses.
+    @Test func aBlockIsJudgedAgainstItsOwnBaseline() throws {
+        var fraud = FraudPolicy()
+        fraud.minSends = 10
+        let t = try service(fraud)
+        // A day of steady traffic: 12 sends an hour, each confirmed... except the last hour's.
+        for hour in 0..<23 {
+            for i in 0..<12 {
+                let v = try t.service.start(StartRequest(phoneNumber: "+1666555\(String(format: "%02d%02d", hour, i))", clientIP: "198.51.100.\(i)")).verification
+                _ = try t.service.check(id: v.id, code: try t.lastCode(for: v.id), clientIP: "198.51.100.\(i)")
+            }
+            t.clock.advance(3600)
+        }
+        for i in 0..<12 { _ = refusal(t, "+1666555\(String(format: "99%02d", i))", ip: "198.51.100.\(i)") }
+        #expect(refusal(t, "+16665559999") == nil)
+        let stats = try FraudAdmin(store: t.store, clock: t.clock, policy: fraud).verdicts()
+        #expect(stats.first { $0.stat.key == "prefix:+1666555" }?.verdict.state == .watched)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import VerifyCore
+import VerifyTesting
+
+/// When a start needs a challenge, what a passed one lifts, and what it never lifts
+/// (docs/CHALLENGES.md).
+@Suite struct ChallengePolicyTests {
+    func service(_ mode: ChallengeMode, limits: String = "", fraud: FraudPolicy = FraudPolicy()) throws -> TestService {
+        let limits = try RateLimits.defaults.overridden(by: limits)
+        return TestService(protection: AbuseProtection(limits: limits, fraud: fraud), challenges: (mode, [FakeChallengeVerifier()]))
+    }
+
+    func start(_ t: TestService, _ phone: String, _ token: String? = nil, ip: String = "198.51.100.1", key: String? = nil) throws -> Verification {
+        try t.service.start(StartRequest(
+            phoneNumber: phone, clientIP: ip, idempotencyKey: key,
+            challenge: token.map { ChallengeSubmission(provider: "fake", token: $0) })).verification
+    }
+
+    func refusal(_ body: () throws -> Void) -> VerifyError? {
+        do { try body() } catch let error as VerifyError { return error } catch {}
+        return nil
+    }
+
+    @Test func alwaysAsksAndAcceptsATokenOnce() throws {
+        let t = try service(.always)
+        let asked = refusal { _ = try start(t, "+14155550100") }
+        #expect(asked?.code == .challengeRequired)
+        #expect(asked?.details["reasons"] == ["always"])
+        #expect(asked?.details["providers"] == [["name": "fake", "site_key": "site-fake"]])
+        #expect(t.store.messages.isEmpty)
+        _ = try start(t, "+14155550100", "pass-1")
+        #expect(refusal { _ = try start(t, "+14155550101", "pass-1") }?.code == .challengeFailed)
+        #expect(refusal { _ = try start(t, "+14155550101", "fail-1") }?.code == .challengeFailed)
+        #expect(refusal { _ = try start(t, "+14155550101", "garbage") }?.code == .invalidRequest)
+        #expect(refusal { _ = try start(t, "+14155550101", "pass-+1999") }?.code == .challengeFailed)
+        #expect(t.store.messages.count == 1)
+        let counted = t.events.events.compactMap { event -> String? in
+            if case .challenge(_, let outcome) = event { return outcome } else { return nil }
+        }
+        #expect(counted == ["asked", "passed", "failed", "failed", "failed"])
+    }
+
+    @Test func anUnknownProviderIsABadRequest() throws {
+        let t = try service(.always)
+        let error = refusal {
+            _ = try t.service.start(StartRequest(phoneNumber: "+14155550100", challenge: ChallengeSubmission(provider: "turnstile", token: "x")))
+        }
+        #expect(error?.code == .invalidRequest)
+        #expect(error?.message.contains("fake") == true)
+    }
+
+    /// A client that lost the answer retries with the same key and token: it gets its
+    /// verification back, not a replay refusal, and nothing is sent twice.
+    @Test func anIdempotentRetryWithItsUsedTokenIsAReplay() throws {
+        let t = try service(.always)
+        let first = try start(t, "+14155550100", "pass-a", key: "k1")
+        let again = try t.service.start(StartRequest(
+            phoneNumber: "+14155550100", clientIP: "198.51.100.1", idempotencyKey: "k1",
+            challenge: ChallengeSubmission(provider: "fake", token: "pass-a")))
+        #expect(again.replayed && again.verification.id == first.id)
+        #expect(t.store.messages.count == 1)
+    }
+
+    @Test func suspiciousAsksNothingOfAnOrdinaryStart() throws {
+        let t = try service(.suspicious)
+        _ = try start(t, "+14155550100")
+        _ = try start(t, "+447700900123", ip: "198.51.100.2")
+        #expect(t.store.messages.count == 2)
+    }
+
+    /// The owner of a number whose quota strangers used up passes a challenge instead of waiting
+    /// an hour; past twice the quota, nothing passes.
+    @Test func aNumbersQuotaAsksForAChallengeThenLiftsToTwice() throws {
+        let t = try service(.suspicious, limits: "phone_send=4/1h;ip_send=off")
+        _ = try start(t, "+14155550100", ip: "203.0.113.1")
+        _ = try start(t, "+14155550100", ip: "203.0.113.2")
+        // Half the quota used: soft threshold.
+        #expect(refusal { _ = try start(t, "+14155550100", ip: "203.0.113.3") }?.details["reasons"] == ["phone_send_soft"])
+        _ = try start(t, "+14155550100", "pass-a", ip: "203.0.113.3")
+        _ = try start(t, "+14155550100", "pass-b", ip: "203.0.113.4")
+        #expect(refusal { _ = try start(t, "+14155550100", ip: "198.51.100.9") }?.details["reasons"] == ["phone_send_exhausted"])
+        for n in 0..<4 { _ = try start(t, "+14155550100", "pass-owner\(n)", ip: "198.51.100.9") }
+        let refused = refusal { _ = try start(t, "+14155550100", "pass-owner9", ip: "198.51.100.9") }
+        #expect(refused?.code == .rateLimited)
+        #expect(refused?.details["scope"] == "phone")
+    }
+
+    /// With a provider, a paused block asks for proof; an operator's block still refuses.
+    @Test func aPausedBlockAsksInsteadOfRefusing() throws {
+        var fraud = FraudPolicy()
+        fraud.minSends = 10
+        let t = try service(.suspicious, limits: "prefix_send=off;phone_send=off;ip_send=off", fraud: fraud)
+        for n in 0..<5 { _ = try start(t, "+1666555\(String(format: "%04d", n))") }
+        // Five unconfirmed sends: the block is watched.
+        #expect(refusal { _ = try start(t, "+16665559999") }?.details["reasons"] == ["block_watched"])
+        for n in 5..<10 { _ = try start(t, "+1666555\(String(format: "%04d", n))", "pass-\(n)") }
+        let asked = refusal { _ = try start(t, "+16665559999") }
+        #expect(asked?.code == .challengeRequired)
+        #expect(asked?.details["reasons"] == ["block_paused", "country_watched"])
+        _ = try start(t, "+16665559999", "pass-x")
+        // Another US block is untouched by the country's low conversion from one client... but
+        // the country is watched: a challenge, not a refusal.
+        #expect(refusal { _ = try start(t, "+14155550100") }?.details["reasons"] == ["country_watched"])
+        try FraudAdmin(store: t.store, clock: t.clock, policy: fraud).setOverride(key: "prefix:+1666555", action: .block)
+        #expect(refusal { _ = try start(t, "+16665559998", "pass-y") }?.code == .suspectedFraud)
+    }
+
+    /// Sign-in is the anonymous door; MFA and test numbers never ask.
+    @Test func onlyAnonymousSignInIsAsked() throws {
+        let limits = RateLimits.defaults
+        let t = TestService(
+            protection: AbuseProtection(limits: limits, testNumbers: TestNumbers(codes: ["+15550001111": "123456"])),
+            challenges: (.always, [FakeChallengeVerifier()]))
+        _ = try t.service.start(StartRequest(phoneNumber: "+15550001111"))
+        _ = try t.service.start(StartRequest(phoneNumber: "+14155550100", purpose: .mfaStepUp, subject: "user-1", sessionID: "s"))
+        _ = try t.service.start(StartRequest(phoneNumber: "+14155550101", purpose: .mfaEnroll, subject: "user-1", sessionID: "s"))
+        #expect(refusal { _ = try t.service.start(StartRequest(phoneNumber: "+14155550102")) }?.code == .challengeRequired)
+    }
+
+    @Test func aResendNeedsProofAsAStartDoes() throws {
+        let t = try service(.always)
+        let v = try start(t, "+14155550100", "pass-a")
+        t.clock.advance(31)
+        #expect(refusal { _ = try t.service.resend(id: v.id, clientIP: "198.51.100.1") }?.code == .challengeRequired)
+        _ = try t.service.resend(id: v.id, clientIP: "198.51.100.1", challenge: ChallengeSubmission(provider: "fake", token: "pass-+14155550100-b"))
+        #expect(t.store.messages.count == 2)
+    }
+
+    @Test func offIgnoresChallenges() throws {
+        let t = TestService(challenges: (.off, [FakeChallengeVerifier()]))
+        _ = try t.service.start(StartRequest(phoneNumber: "+14155550100", challenge: ChallengeSubmission(provider: "nope", token: "x")))
+        #expect(t.store.messages.count == 1)
+    }
+}
