@@ -18,8 +18,9 @@ enum ChallengeFactory {
     static func gate(_ parts: Parts, events: any EventSink) throws -> ChallengeGate {
         let c = parts.configuration
         guard !c.challenges.providers.isEmpty else { return .off }
-        let http = HTTPClient(configuration: HTTPClientConfiguration(
-            connectTimeout: 3, totalTimeout: 5, allowedSchemes: c.mode == .production ? ["https"] : ["https", "http"]))
+        // Each provider's URL setting already requires https in production, except on loopback
+        // (a local verifier or sidecar), so the client itself allows both.
+        let http = HTTPClient(configuration: HTTPClientConfiguration(connectTimeout: 3, totalTimeout: 5, allowedSchemes: ["https", "http"]))
         var verifiers: [any ChallengeVerifier] = []
         for name in c.challenges.providers {
             switch name {
