@@ -61,3 +61,82 @@ class FakeVendor:
     def close(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+class FakeTurnstile:
+    """Cloudflare Turnstile's siteverify on 127.0.0.1: knows the tokens its "widget" issued
+    (`issue()`), accepts each once (a second use answers `timeout-or-duplicate`, as Cloudflare
+    does), and replays its first answer for a repeated `idempotency_key`."""
+
+    SECRET = "0x4AAAAAAAfake-turnstile-secret"
+    SITE_KEY = "0x4AAAAAAAfake-site-key"
+
+    def __init__(self, hostname="app.example.com"):
+        self.hostname = hostname
+        self.issued = set()
+        self.used = set()
+        self.answers = {}
+        self.requests = []
+        self.lock = threading.Lock()
+        self.counter = 0
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", "0"))
+                raw = self.rfile.read(length).decode()
+                if self.headers.get("Content-Type", "").startswith("application/json"):
+                    form = json.loads(raw)
+                else:
+                    form = dict(urllib.parse.parse_qsl(raw, keep_blank_values=True))
+                answer = fake.answer(form)
+                data = json.dumps(answer).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = "http://127.0.0.1:%d/turnstile/v0/siteverify" % self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def issue(self):
+        with self.lock:
+            self.counter += 1
+            token = "0.fake-turnstile-token-%06d-%s" % (self.counter, "x" * 40)
+            self.issued.add(token)
+            return token
+
+    def answer(self, form):
+        with self.lock:
+            self.requests.append(form)
+            key = form.get("idempotency_key")
+            if key and key in self.answers:
+                return self.answers[key]
+            token = form.get("response", "")
+            if form.get("secret") != self.SECRET:
+                result = {"success": False, "error-codes": ["invalid-input-secret"]}
+            elif token not in self.issued:
+                result = {"success": False, "error-codes": ["invalid-input-response"]}
+            elif token in self.used:
+                result = {"success": False, "error-codes": ["timeout-or-duplicate"]}
+            else:
+                self.used.add(token)
+                result = {"success": True, "error-codes": [], "hostname": self.hostname,
+                          "challenge_ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "action": ""}
+            if key:
+                self.answers[key] = result
+            return result
+
+    def env(self):
+        return {"PHONE_VERIFY_CHALLENGE_PROVIDERS": "turnstile", "PHONE_VERIFY_TURNSTILE_SITE_KEY": self.SITE_KEY,
+                "PHONE_VERIFY_TURNSTILE_SECRET": self.SECRET, "PHONE_VERIFY_TURNSTILE_VERIFY_URL": self.url,
+                "PHONE_VERIFY_TURNSTILE_HOSTNAMES": self.hostname}
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
