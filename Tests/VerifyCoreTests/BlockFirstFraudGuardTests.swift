@@ -68,4 +68,18 @@ import VerifyTesting
         let stats = try FraudAdmin(store: t.store, clock: t.clock, policy: fraud).verdicts()
         #expect(stats.first { $0.stat.key == "prefix:+1666555" }?.verdict.state == .watched)
     }
+
+    /// Legitimate confirmations in a block do not hide an attacker's unconfirmed codes: the block
+    /// is watched on the unconfirmed count, whatever its conversion.
+    @Test func confirmationsDoNotHideUnconfirmedCodes() throws {
+        let t = try service()
+        for i in 0..<6 {
+            let v = try t.service.start(StartRequest(phoneNumber: "+1666555\(String(format: "%04d", i))", clientIP: "198.51.100.\(i)")).verification
+            _ = try t.service.check(id: v.id, code: try t.lastCode(for: v.id), clientIP: "198.51.100.\(i)")
+        }
+        for i in 0..<3 { _ = refusal(t, "+1666555\(String(format: "9%03d", i))", ip: "203.0.113.\(i)") }
+        let verdict = try FraudAdmin(store: t.store, clock: t.clock, policy: FraudPolicy()).verdicts().first { $0.stat.key == "prefix:+1666555" }?.verdict
+        #expect(verdict?.state == .watched)
+        #expect(verdict?.reason.hasPrefix("3 of 9 codes") == true)
+    }
 }

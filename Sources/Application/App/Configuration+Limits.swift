@@ -9,7 +9,6 @@ extension Configuration {
         fraud.minConversion = reader(Settings.fraudMinConversion) ?? fraud.minConversion
         fraud.window = reader(Settings.fraudWindow) ?? fraud.window
         fraud.watchSends = reader(Settings.fraudWatchSends) ?? fraud.watchSends
-        fraud.watchConversion = reader(Settings.fraudWatchConversion) ?? fraud.watchConversion
         fraud.surge = Double(reader(Settings.fraudSurge) ?? Int(fraud.surge))
         fraud.baseline = reader(Settings.fraudBaseline) ?? fraud.baseline
         fraud.countryBlocks = reader(Settings.fraudCountryBlocks) ?? fraud.countryBlocks

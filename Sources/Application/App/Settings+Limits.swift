@@ -32,12 +32,8 @@ extension Settings {
         "seconds of history the fraud guard judges")
 
     public static let fraudWatchSends = Setting<Int>(
-        "PHONE_VERIFY_FRAUD_WATCH_SENDS", .limits, .int(1...1_000_000), default: "5",
-        "sends to a block in the window after which a conversion below \(fraudWatchConversion.name) makes it watched (its starts need a challenge when a provider is configured)")
-
-    public static let fraudWatchConversion = Setting<Double>(
-        "PHONE_VERIFY_FRAUD_WATCH_CONVERSION", .limits, .fraction, default: "0.5",
-        "approved ÷ sent below which a block with enough sends is watched")
+        "PHONE_VERIFY_FRAUD_WATCH_SENDS", .limits, .int(1...1_000_000), default: "3",
+        "unconfirmed codes to a block in the window (and \(fraudSurge.name) times its usual number) after which it is watched: its starts need a challenge when a provider is configured")
 
     public static let fraudSurge = Setting<Int>(
         "PHONE_VERIFY_FRAUD_SURGE", .limits, .int(1...1000), default: "3",
@@ -66,7 +62,7 @@ extension Settings {
         production: .required(reason: " when \(testNumbers.name) is set") { !$0.testNumbers.isEmpty })
 
     static let limitsSection: [any SettingEntry] = [
-        limits, lockoutBackoff, prefixDigits, fraud, fraudMinSends, fraudMinConversion, fraudWindow, fraudWatchSends, fraudWatchConversion,
+        limits, lockoutBackoff, prefixDigits, fraud, fraudMinSends, fraudMinConversion, fraudWindow, fraudWatchSends,
         fraudSurge, fraudBaseline, fraudCountryBlocks, fraudCountryClients, testNumbers, testNumbersExpireAt,
     ]
 }

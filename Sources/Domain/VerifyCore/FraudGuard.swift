@@ -62,8 +62,16 @@ public struct FraudGuard: Sendable {
             if surge >= policy.surge { return make(.paused, "too few codes to this block are confirmed: " + facts) }
             return make(.watched, "conversion in this block is low, at its usual volume: " + facts)
         }
-        if counts.sent >= policy.watchSends, isLow(counts, policy.watchConversion) {
-            return make(.watched, "\(counts.sent) sends in the last \(policy.window / 60) min, \(percent) % confirmed")
+        // Unconfirmed codes beyond the block's usual number: an attacker's sends never confirm, so
+        // legitimate confirmations in the same block cannot hide them (a conversion ratio would).
+        let unconfirmed = counts.sent - counts.approved
+        if unconfirmed >= policy.watchSends {
+            let usual = try baselinePerWindow(key: key, counts: counts, now: now, in: tx)
+            let usualUnconfirmed = usual.sent - usual.approved
+            if Double(unconfirmed) >= policy.surge * usualUnconfirmed {
+                return make(.watched, "\(unconfirmed) of \(counts.sent) codes in the last \(policy.window / 60) min unconfirmed, "
+                    + (usualUnconfirmed == 0 ? "none usually" : String(format: "%.1f usually", usualUnconfirmed)))
+            }
         }
         return make(.normal, "")
     }
@@ -75,11 +83,18 @@ public struct FraudGuard: Sendable {
     /// The window's volume ÷ the key's average volume per window over the baseline before it
     /// (infinite with no history: a destination nobody used is far above its baseline).
     func surgeFactor(key: String, counts: (sent: Int, approved: Int), now: Date, in tx: any StoreReader) throws -> Double {
+        let perWindow = try baselinePerWindow(key: key, counts: counts, now: now, in: tx).sent
+        return perWindow == 0 ? .infinity : Double(counts.sent) / perWindow
+    }
+
+    /// The key's average sends and approvals per window over the baseline before the window.
+    func baselinePerWindow(key: String, counts: (sent: Int, approved: Int), now: Date, in tx: any StoreReader) throws
+        -> (sent: Double, approved: Double)
+    {
         let windowStart = now.addingTimeInterval(-TimeInterval(policy.window))
         let all = try tx.fraudCounts(key: key, since: windowStart.addingTimeInterval(-TimeInterval(policy.baseline)))
-        let before = max(0, all.sent - counts.sent)
-        let perWindow = Double(before) * Double(policy.window) / Double(policy.baseline)
-        return perWindow == 0 ? .infinity : Double(counts.sent) / perWindow
+        let scale = Double(policy.window) / Double(policy.baseline)
+        return (Double(max(0, all.sent - counts.sent)) * scale, Double(max(0, all.approved - counts.approved)) * scale)
     }
 
     static func describe(_ factor: Double) -> String {

@@ -14,12 +14,11 @@ public struct FraudPolicy: Sendable, Equatable {
     public var window = 3600
     /// Counters are kept in buckets of this many seconds (the window slides by a bucket).
     public var bucket = 300
-    /// A block with this many sends in the window and a conversion below `watchConversion` is
-    /// watched: with a challenge provider, its starts need a challenge.
-    public var watchSends = 5
-    public var watchConversion = 0.5
-    /// "Far above its baseline": at least this many times the key's average volume per window
-    /// over the `baseline` seconds before the current window.
+    /// A block with this many unconfirmed codes in the window — and at least `surge` times its
+    /// usual number — is watched: with a challenge provider, its starts need a challenge.
+    public var watchSends = 3
+    /// "Far above its baseline": at least this many times the key's average per window over the
+    /// `baseline` seconds before the current window.
     public var surge = 3.0
     public var baseline = 82_800
     /// A country pauses only with at least this many anomalous blocks and this many distinct
