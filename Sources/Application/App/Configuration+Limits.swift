@@ -11,6 +11,9 @@ extension Configuration {
         fraud.watchSends = reader(Settings.fraudWatchSends) ?? fraud.watchSends
         fraud.surge = Double(reader(Settings.fraudSurge) ?? Int(fraud.surge))
         fraud.baseline = reader(Settings.fraudBaseline) ?? fraud.baseline
+        // Counters older than the retention are purged: a baseline reaching further back would
+        // count hours with nothing in them as quiet ones.
+        fraud.baseline = max(fraud.window, min(fraud.baseline, retention - fraud.window))
         fraud.countryBlocks = reader(Settings.fraudCountryBlocks) ?? fraud.countryBlocks
         fraud.countryClients = reader(Settings.fraudCountryClients) ?? fraud.countryClients
         testNumbers.codes = reader(Settings.testNumbers) ?? testNumbers.codes
