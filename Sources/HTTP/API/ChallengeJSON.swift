@@ -1,9 +1,11 @@
 import VerifyCore
 
-/// The `challenge` member of a start or resend (docs/CHALLENGES.md): `{"provider", "token", …}`
-/// with any other members as strings for the provider. Malformed → 400 naming the member.
+/// The `challenge` member of a start or resend (docs/CHALLENGES.md): `{"provider", "token"}` and
+/// the providers' own members (App Attest's `key_id`, `client_data`), all strings. Malformed or
+/// unknown members → 400 naming the member.
 enum ChallengeJSON {
-    static let maxMembers = 8
+    static let members: Set<String> = ["provider", "token", "key_id", "client_data"]
+    static let maxMembers = members.count
     static let maxValueLength = 12_288
 
     static func parse(_ body: RequestBody) throws -> ChallengeSubmission? {
@@ -17,8 +19,8 @@ enum ChallengeJSON {
         var fields: [String: String] = [:]
         for member in members {
             let name = "challenge." + member.key
-            guard member.key.utf8.count <= 32, member.key.utf8.allSatisfy({ (0x61...0x7A).contains($0) || $0 == 0x5F }) else {
-                throw invalid("challenge", "member names are lower-case letters and _")
+            guard Self.members.contains(member.key) else {
+                throw invalid("challenge", "has an unknown member; allowed: " + Self.members.sorted().joined(separator: ", "))
             }
             guard case .string(let text) = member.value else {
                 throw invalid(name, "must be a string, not \(member.value.typeName)")

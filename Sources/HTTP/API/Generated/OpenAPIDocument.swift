@@ -5106,12 +5106,11 @@ public enum OpenAPIDocument {
       },
       "Challenge": {
         "type": "object",
-        "description": "Proof that a person or a genuine app asks (docs/CHALLENGES.md). Other members are provider-specific strings (App Attest: `key_id`, `client_data`).",
+        "description": "Proof that a person or a genuine app asks (docs/CHALLENGES.md).",
         "required": [
           "provider",
           "token"
         ],
-        "maxProperties": 8,
         "properties": {
           "provider": {
             "type": "string",
@@ -5129,13 +5128,21 @@ public enum OpenAPIDocument {
             "minLength": 1,
             "maxLength": 12288,
             "description": "the captcha response, App Attest assertion, Play Integrity token or grant JWT"
+          },
+          "key_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 12288,
+            "description": "App Attest: the attested key's id"
+          },
+          "client_data": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 12288,
+            "description": "App Attest: base64url of the client data the assertion signs"
           }
         },
-        "additionalProperties": {
-          "type": "string",
-          "minLength": 1,
-          "maxLength": 12288
-        }
+        "additionalProperties": false
       },
       "ChallengeProviders": {
         "type": "array",
