@@ -12,8 +12,9 @@ import VerifyCore
         let file = NSTemporaryDirectory() + "pv-purpose-\(UUID().uuidString)/test.db"
         let store = try SQLiteStore(path: file)
         try Self.writeRowsAsBeforeTheUpgrade(store)
-        // Back to version 9 with those rows: the next open applies migration 10 to them.
-        try store.database.write { db in try db.run("DELETE FROM schema_migrations WHERE version = 10") }
+        // Back to version 9 with those rows: the next open applies migration 10 (and the later,
+        // idempotent ones) to them.
+        try store.database.write { db in try db.run("DELETE FROM schema_migrations WHERE version >= 10") }
         store.close()
         let upgraded = try SQLiteStore(path: file)
         defer { upgraded.close() }

@@ -92,7 +92,7 @@ public struct FraudGuard: Sendable {
         -> (sent: Double, approved: Double)
     {
         let windowStart = now.addingTimeInterval(-TimeInterval(policy.window))
-        let all = try tx.fraudCounts(key: key, since: windowStart.addingTimeInterval(-TimeInterval(policy.baseline)))
+        let all = try tx.fraudHistory(key: key, since: windowStart.addingTimeInterval(-TimeInterval(policy.baseline)))
         let scale = Double(policy.window) / Double(policy.baseline)
         return (Double(max(0, all.sent - counts.sent)) * scale, Double(max(0, all.approved - counts.approved)) * scale)
     }

@@ -58,12 +58,21 @@ public protocol StoreReader {
     func limitEvents(key: String) throws -> [Int64]
     /// Sends and approvals counted for a fraud key since `since`.
     func fraudCounts(key: String, since: Date) throws -> (sent: Int, approved: Int)
+    /// As `fraudCounts`, for a long look back (a baseline) that only a few transactions need: a
+    /// store that prefetches counters must not start fetching that far for every transaction.
+    func fraudHistory(key: String, since: Date) throws -> (sent: Int, approved: Int)
     func fraudOverride(key: String) throws -> FraudAction?
     /// Every fraud key with activity since `since` or an override, for operators.
     func fraudStats(since: Date) throws -> [FraudStat]
     /// A user's MFA factors, oldest first.
     func factors(subject: String) throws -> [Factor]
     func factor(id: String) throws -> Factor?
+}
+
+extension StoreReader {
+    public func fraudHistory(key: String, since: Date) throws -> (sent: Int, approved: Int) {
+        try fraudCounts(key: key, since: since)
+    }
 }
 
 /// Writes, available only inside `VerificationStore.write`.

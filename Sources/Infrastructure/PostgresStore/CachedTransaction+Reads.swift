@@ -89,6 +89,12 @@ extension CachedTransaction {
         return (sent, approved)
     }
 
+    func fraudHistory(key: String, since: Date) throws -> (sent: Int, approved: Int) {
+        let counts = try fraudCounts(key: key, since: since)
+        if changes.misses.fraudKeys[key] != nil { changes.misses.fraudHistoryKeys.insert(key) }
+        return counts
+    }
+
     func fraudOverride(key: String) throws -> FraudAction? {
         if let action = changes.fraudOverrides[key] { return action }
         if let action = fetched.fraudOverrides[key] { return action }

@@ -8,6 +8,9 @@ struct Wants {
     var limitKeys: Set<String> = []
     /// Fraud key → the oldest bucket (Unix ms) a read needs.
     var fraudKeys: [String: Int64] = [:]
+    /// Fraud keys read for a long look back (`fraudHistory`): fetched, never learned as the
+    /// look-back of every transaction.
+    var fraudHistoryKeys: Set<String> = []
     var idempotencyKeys: Set<String> = []
     var factorSubjects: Set<String> = []
     var factorIDs: Set<String> = []

@@ -246,7 +246,7 @@ public final class PostgresStore: VerificationStore, OutboxStore, SigningKeyStor
     /// Remembers that bodies read older fraud buckets than the default fetches, so later
     /// transactions fetch enough in their first round trip (capped at two days).
     private func learnFraudLookback(_ wants: Wants) {
-        guard let oldest = wants.fraudKeys.values.min() else { return }
+        guard let oldest = wants.fraudKeys.filter({ !wants.fraudHistoryKeys.contains($0.key) }).values.min() else { return }
         let needed = min(PostgresRows.ms(Date()) - oldest + 600_000, 2 * 86_400_000)
         var current = fraudLookback.load(ordering: .relaxed)
         while needed > current {
