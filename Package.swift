@@ -9,7 +9,7 @@ import PackageDescription
 //   Sources/Domain         VerifyCore: the domain, no HTTP, SQL or C
 //   Sources/Wrappers       one Swift module per C library, no pointers in its public API
 //   Sources/C              system-library targets (Debian packages, see scripts/install-deps) and the C++ shim
-//   Sources/Support        pure Swift beside the layers: Encoding, HTTPMessages, Telemetry
+//   Sources/Support        pure Swift beside the layers: Encoding, HTTPMessages, Telemetry, CBOR
 //   Sources/Testing        test support (fakes, thread helpers): test targets only
 let package = Package(
     name: "PhoneVerify",
@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "Encoding", path: "Sources/Support/Encoding"),
         .target(name: "HTTPMessages", path: "Sources/Support/HTTPMessages"),
         .target(name: "Telemetry", path: "Sources/Support/Telemetry"),
+        .target(name: "CBOR", path: "Sources/Support/CBOR"),
 
         // One Swift wrapper per C library
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPMessages"], path: "Sources/Wrappers/HTTPServer"),
@@ -56,7 +57,7 @@ let package = Package(
             name: "Adapters", dependencies: ["VerifyCore", "LibCrypto", "PhoneNumbers", "CurlClient"],
             path: "Sources/Infrastructure/Adapters"),
         .target(
-            name: "Challenges", dependencies: ["VerifyCore", "Encoding", "CurlClient", "LibCrypto"],
+            name: "Challenges", dependencies: ["VerifyCore", "Encoding", "CurlClient", "LibCrypto", "CBOR"],
             path: "Sources/Infrastructure/Challenges"),
 
         // HTTP surface
@@ -90,6 +91,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPMessages"]),
         .testTarget(name: "SQLiteTests", dependencies: ["ThreadTesting", "SQLite"]),
         .testTarget(name: "LibCryptoTests", dependencies: ["LibCrypto"]),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
         .testTarget(name: "CurlClientTests", dependencies: ["ThreadTesting", "CurlClient", "HTTPServer", "HTTPMessages"]),
         .testTarget(name: "PostgresTests", dependencies: ["ThreadTesting", "Postgres"]),
@@ -106,7 +108,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "ChallengesTests",
-            dependencies: ["Challenges", "VerifyCore", "VerifyTesting", "LibCrypto", "HTTPServer", "HTTPMessages", "CurlClient", "Encoding"]),
+            dependencies: [
+                "Challenges", "VerifyCore", "VerifyTesting", "LibCrypto", "HTTPServer", "HTTPMessages", "CurlClient", "Encoding", "CBOR",
+            ]),
         .testTarget(name: "LiveTests", dependencies: ["App", "VerifyCore", "HTTPMessages", "LibCrypto"]),
     ]
 )

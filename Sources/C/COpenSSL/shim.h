@@ -19,6 +19,8 @@
 #include <openssl/param_build.h>
 #include <openssl/pem.h>
 #include <openssl/rand.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
 
 /* The EVP_PKEY_PUBLIC_KEY selection for EVP_PKEY_fromdata (a composite macro). */
 static inline int shim_EVP_PKEY_PUBLIC_KEY(void) { return EVP_PKEY_PUBLIC_KEY; }
@@ -113,5 +115,41 @@ static inline ECDSA_SIG *shim_d2i_ECDSA_SIG(const unsigned char *der, long lengt
     }
     return sig;
 }
+
+/*
+ * X.509 (App Attest certificate chains). d2i_X509 / d2i_PUBKEY from a buffer; NULL if
+ * malformed or if bytes trail the DER.
+ */
+static inline X509 *shim_d2i_X509(const unsigned char *der, long length) {
+    const unsigned char *p = der;
+    X509 *cert = d2i_X509(NULL, &p, length);
+    if (cert != NULL && p != der + length) {
+        X509_free(cert);
+        return NULL;
+    }
+    return cert;
+}
+static inline EVP_PKEY *shim_d2i_PUBKEY(const unsigned char *der, long length) {
+    const unsigned char *p = der;
+    EVP_PKEY *pkey = d2i_PUBKEY(NULL, &p, length);
+    if (pkey != NULL && p != der + length) {
+        EVP_PKEY_free(pkey);
+        return NULL;
+    }
+    return pkey;
+}
+
+/* i2d_PUBKEY into a caller buffer of `capacity` bytes; the DER length, or -1. */
+static inline int shim_i2d_PUBKEY(const EVP_PKEY *pkey, unsigned char *out, int capacity) {
+    int len = i2d_PUBKEY(pkey, NULL);
+    if (len <= 0 || len > capacity) return -1;
+    unsigned char *p = out;
+    return i2d_PUBKEY(pkey, &p);
+}
+
+/* The STACK_OF(X509) macros, which Swift cannot see. Freeing the stack leaves the certificates. */
+static inline STACK_OF(X509) *shim_sk_X509_new_null(void) { return sk_X509_new_null(); }
+static inline int shim_sk_X509_push(STACK_OF(X509) *stack, X509 *cert) { return sk_X509_push(stack, cert); }
+static inline void shim_sk_X509_free(STACK_OF(X509) *stack) { sk_X509_free(stack); }
 
 #endif

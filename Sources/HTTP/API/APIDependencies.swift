@@ -34,6 +34,9 @@ public struct APIDependencies: Sendable {
     public var callbackAuth = CallbackAuthenticators(publicURL: "")
     /// RFC 7662 introspection of credentials (admin API key); no route when nil.
     public var introspection: CredentialIntrospector?
+    /// App Attest nonces and key attestation (`/v1/app-attest/…`); no routes when nil (the
+    /// `app_attest` challenge provider is off).
+    public var appAttest: (any AppAttestRegistry)?
     /// Browser origins allowed to call the client endpoints directly; none when nil.
     public var cors: CORSPolicy?
     /// Feature modules (the Twilio-compatible `/v2`, the dev inbox): their routes and middleware.

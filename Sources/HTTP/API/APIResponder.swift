@@ -39,6 +39,7 @@ public struct APIResponder: HTTPResponder {
             VerificationRoutes(service: d.service, clock: d.clock),
             DiscoveryRoutes(keys: d.keys, issuer: d.issuer, introspection: d.introspection != nil),
         ]
+        if let registry = d.appAttest { groups.append(AppAttestRoutes(registry: registry, clock: d.clock)) }
         if let introspector = d.introspection { groups.append(IntrospectionRoutes(introspector: introspector, keys: d.apiKeys)) }
         groups.append(
             HealthRoutes(

@@ -4,7 +4,8 @@ import HTTPMessages
 /// (docs/API.md: client apps request and confirm codes directly or through their backend).
 ///
 /// Only the endpoints a browser client uses are opened: verifications (start, resend, check, read,
-/// cancel) and MFA. Admin, introspection, vendor callbacks, metrics and `/v2` (server-to-server)
+/// cancel), MFA, and App Attest's nonces and attestations (apps built on a web view call them
+/// through their own fetch, which a browser engine checks like any page). Admin, introspection, vendor callbacks, metrics and `/v2` (server-to-server)
 /// never answer cross-origin. No cookies are involved, so credentials are never allowed.
 public struct CORSPolicy: Sendable, Equatable {
     /// Exact origins ("https://app.example.com"), or ["*"] for any.
@@ -37,7 +38,7 @@ public struct CORSPolicy: Sendable, Equatable {
     static let exposedHeaders = "Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, Idempotent-Replayed, WWW-Authenticate"
 
     static func covers(_ path: String) -> Bool {
-        path == "/v1/verifications" || path.hasPrefix("/v1/verifications/") || path.hasPrefix("/v1/mfa/")
+        path == "/v1/verifications" || path.hasPrefix("/v1/verifications/") || path.hasPrefix("/v1/mfa/") || path.hasPrefix("/v1/app-attest/")
     }
 
     /// The value of `Access-Control-Allow-Origin` for this request, if it gets one.

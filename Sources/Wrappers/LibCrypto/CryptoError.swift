@@ -8,6 +8,8 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidKey(String)
     /// An argument is outside the range the operation accepts.
     case invalidArgument(String)
+    /// A certificate is malformed, or a chain does not verify (the reason is OpenSSL's).
+    case invalidCertificate(String)
     /// AES-GCM authentication failed: wrong key, tampered or truncated box,
     /// or mismatching associated data.
     case authenticationFailed
@@ -22,6 +24,8 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
             return "invalid key: \(detail)"
         case .invalidArgument(let detail):
             return "invalid argument: \(detail)"
+        case .invalidCertificate(let detail):
+            return "invalid certificate: \(detail)"
         case .authenticationFailed:
             return "authentication failed"
         case .openSSL(let function, let reason):

@@ -1,13 +1,14 @@
 internal import COpenSSL
 
 /// Conversions between OpenSSL's DER `ECDSA-Sig-Value` and the fixed-size
-/// raw `r || s` form that JWS ES256 uses (RFC 7518 §3.4).
-enum ECDSASignature {
+/// raw `r || s` form that JWS ES256 uses (RFC 7518 §3.4). Public for protocols that carry DER
+/// signatures (App Attest assertions) and for tests that build them.
+public enum ECDSASignature {
     /// Byte length of each of `r` and `s` on P-256.
     static let scalarByteCount = 32
 
     /// DER → 64-byte `r || s`, each left-padded to 32 bytes.
-    static func raw(fromDER der: [UInt8]) throws -> [UInt8] {
+    public static func raw(fromDER der: [UInt8]) throws -> [UInt8] {
         let signature = try der.withUnsafeBufferPointer { bytes in
             try OpenSSL.unwrap(shim_d2i_ECDSA_SIG(bytes.baseAddress, bytes.count), "d2i_ECDSA_SIG")
         }
@@ -28,7 +29,7 @@ enum ECDSASignature {
     }
 
     /// 64-byte `r || s` → DER, or `nil` if `raw` is not 64 bytes or OpenSSL fails.
-    static func der(fromRaw raw: [UInt8]) -> [UInt8]? {
+    public static func der(fromRaw raw: [UInt8]) -> [UInt8]? {
         guard raw.count == 2 * scalarByteCount, let signature = ECDSA_SIG_new() else { return nil }
         defer { ECDSA_SIG_free(signature) }
         let (r, s) = raw.withUnsafeBufferPointer { bytes in

@@ -94,7 +94,7 @@ enum PKey {
 
     /// A BIGNUM key parameter as unsigned big-endian bytes: minimal length
     /// when `padTo` is nil (as JWK requires for RSA), else left-padded.
-    private static func bignum(_ pkey: OpaquePointer, _ name: String, padTo width: Int?) throws -> [UInt8] {
+    static func bignum(_ pkey: OpaquePointer, _ name: String, padTo width: Int?) throws -> [UInt8] {
         var number: OpaquePointer?
         try OpenSSL.check(EVP_PKEY_get_bn_param(pkey, name, &number), "EVP_PKEY_get_bn_param(\(name))")
         let bn = try OpenSSL.unwrap(number, "EVP_PKEY_get_bn_param(\(name))")

@@ -16,7 +16,7 @@ public final class VerifyingKey: @unchecked Sendable {
     public let algorithm: SigningAlgorithm
 
     /// Takes ownership of `pkey`, whose algorithm the caller has checked.
-    private init(owning pkey: OpaquePointer, algorithm: SigningAlgorithm) {
+    init(owning pkey: OpaquePointer, algorithm: SigningAlgorithm) {
         self.pkey = pkey
         self.algorithm = algorithm
     }
@@ -74,6 +74,12 @@ public final class VerifyingKey: @unchecked Sendable {
             guard signature.count == (Int(EVP_PKEY_get_bits(pkey)) + 7) / 8 else { return false }
             encoded = signature
         }
+        return digestVerify(encoded: encoded, message: message)
+    }
+
+    /// `EVP_DigestVerify` of an encoded (DER for ECDSA) signature; SHA-256 except for Ed25519.
+    func digestVerify(encoded: [UInt8], message: [UInt8]) -> Bool {
+        defer { OpenSSL.clearErrors() }
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
         let digest: String? = algorithm == .ed25519 ? nil : "SHA256"

@@ -69,6 +69,7 @@ enum APIWiring {
             dependencies.features.append(
                 DevInboxFeature(messages: inbox, service: service, random: random, access: DevAccess(exposed: c.devExpose)).api)
         }
+        dependencies.appAttest = ChallengeFactory.appAttestRegistry(service.challenges)
         dependencies.apiKeys = c.apiKeys
         dependencies.observabilityNeedsKey = c.mode == .production
         return dependencies
