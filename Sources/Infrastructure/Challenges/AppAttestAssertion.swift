@@ -30,7 +30,7 @@ struct AppAttestAssertion: Sendable {
     /// SHA256(clientData)) and names the key's app. The device signs that nonce with ECDSA
     /// P-256 over its SHA-256 (X9.62, SHA-256), so the check is ECDSA-SHA256 of the nonce.
     func verify(clientData: [UInt8], key: AttestedKey) throws -> UInt32 {
-        guard let authData = AuthenticatorData(authenticatorData) else {
+        guard let authData = AuthenticatorData(authenticatorData, withCredential: false) else {
             throw ChallengeVendorError.failed("app_attest", "the authenticator data is malformed")
         }
         let nonce = Digest.sha256(authenticatorData + Digest.sha256(clientData))

@@ -29,7 +29,12 @@ struct AppAttestAttestation: Sendable {
     /// Verifies `object` (the CBOR attestation) for the key `keyID` (32 bytes) and the client
     /// data hash the app passed to `attestKey`, at `time` (the chain's validity is checked then).
     func verify(_ object: [UInt8], keyID: [UInt8], clientDataHash: [UInt8], at time: Date) throws -> Verified {
-        let (x5c, authDataBytes) = try Self.parse(object)
+        try verify(Self.parse(object), keyID: keyID, clientDataHash: clientDataHash, at: time)
+    }
+
+    /// The same for an object already parsed (malformed input is refused before anything else).
+    func verify(_ parsed: Parsed, keyID: [UInt8], clientDataHash: [UInt8], at time: Date) throws -> Verified {
+        let (x5c, authDataBytes) = (parsed.x5c, parsed.authData)
         // Step 1: the chain, leaf (credCert) first, to Apple's root.
         let certificates: [X509Certificate]
         do {
@@ -48,7 +53,7 @@ struct AppAttestAttestation: Sendable {
         guard let key = try? credential.publicKey(), let point = try? key.uncompressedPoint(), let spki = try? key.subjectPublicKeyInfo(),
             ConstantTime.equals(Digest.sha256(point), keyID)
         else { throw Self.failed("the attestation is for another key") }
-        guard let authData = AuthenticatorData(authDataBytes), let aaguid = authData.aaguid, let credentialID = authData.credentialID
+        guard let authData = AuthenticatorData(authDataBytes, withCredential: true), let aaguid = authData.aaguid, let credentialID = authData.credentialID
         else { throw Self.failed("the authenticator data is malformed") }
         // Step 6: the RP ID hash is SHA256 of one of the configured app ids.
         guard let appID = appIDs.first(where: { ConstantTime.equals(Digest.sha256(Array($0.utf8)), authData.rpIDHash) })
@@ -66,20 +71,26 @@ struct AppAttestAttestation: Sendable {
 
     /// `{fmt: "apple-appattest", attStmt: {x5c: [bytes…], receipt: bytes}, authData: bytes}`;
     /// the certificates (2–4) and the authenticator data.
-    static func parse(_ object: [UInt8]) throws -> (x5c: [[UInt8]], authData: [UInt8]) {
+    struct Parsed: Sendable {
+        let x5c: [[UInt8]]
+        let authData: [UInt8]
+    }
+
+    static func parse(_ object: [UInt8]) throws -> Parsed {
         let value: CBORValue
         do {
             value = try decoder.decode(object)
         } catch {
             throw malformed("is not a CBOR attestation object (\(error))")
         }
-        guard value["fmt"]?.textValue == "apple-appattest" else { throw failed("the attestation format is not apple-appattest") }
+        guard case .map = value, let format = value["fmt"]?.textValue else { throw malformed("is not an attestation object (a map with fmt)") }
+        guard format == "apple-appattest" else { throw failed("the attestation format is not apple-appattest") }
         guard let statement = value["attStmt"], let chain = statement["x5c"]?.arrayValue, (2...4).contains(chain.count),
             let authData = value["authData"]?.bytesValue
         else { throw malformed("lacks attStmt.x5c (2 to 4 certificates) or authData") }
         let x5c = chain.compactMap(\.bytesValue)
         guard x5c.count == chain.count else { throw malformed("has an x5c entry that is not a byte string") }
-        return (x5c, authData)
+        return Parsed(x5c: x5c, authData: authData)
     }
 
     static func failed(_ reason: String) -> VerifyError { ChallengeVendorError.failed("app_attest", reason) }

@@ -3,11 +3,19 @@ import Foundation
 import LibCrypto
 import VerifyCore
 
+/// Issues and checks server nonces (a seam for tests that replay a published attestation, whose
+/// nonce no key of ours issued).
+protocol AppAttestNonceChecking: Sendable {
+    func issue(now: Date) -> AppAttestChallenge
+    /// The nonce's expiry when it is genuine and unexpired at `now`, else nil.
+    func validate(_ nonce: String, now: Date) -> Date?
+}
+
 /// Stateless server nonces for App Attest: 16 random bytes ‖ expiry (8 bytes, big-endian Unix
 /// seconds) ‖ the first 16 bytes of HMAC-SHA-256(nonce key, label ‖ both), base64url (54
 /// characters). Any replica with the deployment's nonce key can check one; using one is recorded
 /// once through the ledger (`app_attest|nonce:<nonce>`) by whoever accepts it.
-struct AppAttestNonces: Sendable {
+struct AppAttestNonces: AppAttestNonceChecking {
     let key: [UInt8]
     let random: any RandomSource
     /// How long a nonce may be used after it is issued.

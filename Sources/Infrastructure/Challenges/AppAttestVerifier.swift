@@ -11,7 +11,7 @@ public struct AppAttestVerifier: ChallengeVerifier, AppAttestRegistry {
     public let provider = "app_attest"
     let attestation: AppAttestAttestation
     let ledger: any ChallengeLedger
-    let nonces: AppAttestNonces
+    let nonces: any AppAttestNonceChecking
 
     /// Decoded sizes accepted: an attestation object (a receipt and two certificates are ~5 KiB)
     /// and an assertion (~150 bytes).
@@ -26,9 +26,16 @@ public struct AppAttestVerifier: ChallengeVerifier, AppAttestRegistry {
         appIDs: [String], environment: AppAttestEnvironment, ledger: any ChallengeLedger, nonceKey: [UInt8], random: any RandomSource,
         trustAnchorPEM: String? = nil
     ) throws {
-        self.attestation = AppAttestAttestation(appIDs: appIDs, environment: environment, root: try X509Certificate(pem: trustAnchorPEM ?? AppleAppAttestRoot.pem))
+        self.init(
+            attestation: AppAttestAttestation(
+                appIDs: appIDs, environment: environment, root: try X509Certificate(pem: trustAnchorPEM ?? AppleAppAttestRoot.pem)),
+            ledger: ledger, nonces: AppAttestNonces(key: nonceKey, random: random))
+    }
+
+    init(attestation: AppAttestAttestation, ledger: any ChallengeLedger, nonces: any AppAttestNonceChecking) {
+        self.attestation = attestation
         self.ledger = ledger
-        self.nonces = AppAttestNonces(key: nonceKey, random: random)
+        self.nonces = nonces
     }
 
     public var publicParameters: [String: String] {
@@ -49,10 +56,11 @@ public struct AppAttestVerifier: ChallengeVerifier, AppAttestRegistry {
         guard let object = Self.base64(registration.attestation) else {
             throw VerifyError(.invalidRequest, "attestation must be base64", details: ["field": .string("attestation")])
         }
+        let parsed = try AppAttestAttestation.parse(object)
         guard let expiresAt = nonces.validate(registration.challenge, now: now) else {
             throw ChallengeVendorError.failed(provider, "the challenge is not one this service issued, or it expired")
         }
-        let verified = try attestation.verify(object, keyID: keyID, clientDataHash: Digest.sha256(Array(registration.challenge.utf8)), at: now)
+        let verified = try attestation.verify(parsed, keyID: keyID, clientDataHash: Digest.sha256(Array(registration.challenge.utf8)), at: now)
         guard try ledger.consumeOnce(key: provider + "|" + Self.replayKey(registration.challenge), expiresAt: expiresAt, now: now) else {
             throw ChallengeVendorError.failed(provider, "the challenge was already used")
         }

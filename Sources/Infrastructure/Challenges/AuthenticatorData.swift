@@ -11,13 +11,15 @@ struct AuthenticatorData: Sendable {
 
     static let attestedCredentialFlag: UInt8 = 0x40
 
-    /// nil when `bytes` is too short for what its flags announce.
-    init?(_ bytes: [UInt8]) {
+    /// nil when `bytes` is too short. `withCredential`: an attestation's, whose attested
+    /// credential data must be there; an assertion's has none, although Apple's devices set the
+    /// AT flag in it too (seen in real assertions), so only its first 37 bytes are read.
+    init?(_ bytes: [UInt8], withCredential: Bool) {
         guard bytes.count >= 37 else { return nil }
         rpIDHash = Array(bytes[0..<32])
         flags = bytes[32]
         counter = bytes[33..<37].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        guard flags & Self.attestedCredentialFlag != 0 else {
+        guard withCredential, flags & Self.attestedCredentialFlag != 0 else {
             aaguid = nil
             credentialID = nil
             return
