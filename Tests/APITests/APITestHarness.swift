@@ -17,7 +17,7 @@ struct APITestHarness {
         policy: VerificationPolicy = VerificationPolicy(), protection: AbuseProtection = AbuseProtection(), dev: Bool = true,
         trustedProxies: [CIDR] = [], ready: Bool = true, adminKey: String? = nil,
         redemptions: (any CredentialRedemptionStore)? = nil, cors: CORSPolicy? = nil, gatewaysUp: Bool = true,
-        apiKeys: APIKeyring? = nil, production: Bool = false
+        apiKeys: APIKeyring? = nil, production: Bool = false, appAttest: (any AppAttestRegistry)? = nil
     ) {
         t = TestService(policy: policy, protection: protection)
         var dependencies = APIDependencies(
@@ -36,6 +36,7 @@ struct APITestHarness {
         dependencies.introspection = CredentialIntrospector(
             verifier: FakeCredentialVerifier(clock: t.clock), redemptions: redemptions ?? t.store, random: t.random)
         dependencies.cors = cors
+        dependencies.appAttest = appAttest
         dependencies.metrics = MetricsRegistry()
         dependencies.observabilityNeedsKey = production
         dependencies.gatewayReadiness = { if !gatewaysUp { throw VerifyError(.unavailable, "every SMS gateway's circuit breaker is open") } }

@@ -52,10 +52,10 @@ import VerifyTesting
         return operations
     }
 
-    /// Every route of a fully configured API: the test harness (development mode, MFA, admin key)
-    /// plus the vendor callback routes, which exist only when their gateways are configured.
+    /// Every route of a fully configured API: the test harness (development mode, MFA, admin key,
+    /// App Attest) plus the vendor callback routes, which exist only when their gateways are configured.
     static func routerOperations() -> Set<Operation> {
-        let h = APITestHarness(adminKey: "admin-key-0123456789")
+        let h = APITestHarness(adminKey: "admin-key-0123456789", appAttest: FakeAppAttestRegistry())
         var operations = Set(h.api.router.table.map { Operation($0.method, $0.template) })
         operations.formUnion(callbackResponder().router.table.map { Operation($0.method, $0.template) })
         // The Twilio-compatible /v2 routes are Twilio's protocol, not the native API (docs/TWILIO_COMPAT.md).

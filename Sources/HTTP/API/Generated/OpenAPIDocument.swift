@@ -51,6 +51,10 @@ public enum OpenAPIDocument {
     {
       "name": "callbacks",
       "description": "Delivery receipts from SMS vendors (docs/GATEWAYS.md)"
+    },
+    {
+      "name": "app-attest",
+      "description": "Apple App Attest keys for the `app_attest` challenge (docs/CHALLENGES.md)"
     }
   ],
   "security": [],
@@ -3600,6 +3604,157 @@ public enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/app-attest/challenge": {
+      "post": {
+        "operationId": "issueAppAttestChallenge",
+        "summary": "A server nonce for App Attest",
+        "description": "A single-use server nonce, valid for 5 minutes: the app attests a new key over it (`POST /v1/app-attest/attestations`) or puts it in the client data of an assertion (the `app_attest` challenge of a start or resend). Stateless: any replica checks it. Only when the `app_attest` challenge provider is enabled; otherwise 404 (docs/CHALLENGES.md).",
+        "tags": [
+          "app-attest"
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "description": "No member is read; an empty body is the same as `{}`."
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "Issued.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AppAttestChallenge"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/InvalidRequest"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/v1/app-attest/attestations": {
+      "post": {
+        "operationId": "registerAppAttestKey",
+        "summary": "Attest an App Attest key (once per key)",
+        "description": "The output of `DCAppAttestService.attestKey(_:clientDataHash:)` for a key and the SHA-256 of a server nonce. The service verifies it as Apple documents (certificate chain to Apple's App Attestation Root CA, nonce, key id, app id, counter 0, environment) without calling Apple, and stores the key; its assertions can then pass the `app_attest` challenge. Only when the provider is enabled; otherwise 404 (docs/CHALLENGES.md).",
+        "tags": [
+          "app-attest"
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AppAttestationRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The key is attested.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AppAttestKey"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/InvalidRequest"
+          },
+          "403": {
+            "description": "`challenge_failed`: the attestation was checked and refused (chain, nonce, key id, app, environment), the nonce is unknown, expired or used, or the key is already attested (`details.provider` is `app_attest`).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "challenge_failed"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -5162,6 +5317,73 @@ public enum OpenAPIDocument {
           },
           "additionalProperties": {
             "type": "string"
+          }
+        }
+      },
+      "AppAttestChallenge": {
+        "type": "object",
+        "required": [
+          "challenge",
+          "expires_at"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "challenge": {
+            "type": "string",
+            "description": "The server nonce, base64url (54 characters); used once.",
+            "examples": [
+              "bxwqnkt9MMWo4fLTxLWmlwAAAABrSi8QCd2v67bmoUIg2GcQ5dKd3Q"
+            ]
+          },
+          "expires_at": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "AppAttestationRequest": {
+        "type": "object",
+        "required": [
+          "key_id",
+          "attestation",
+          "challenge"
+        ],
+        "properties": {
+          "key_id": {
+            "type": "string",
+            "maxLength": 256,
+            "description": "The key id `generateKey` returned (base64 of 32 bytes)."
+          },
+          "attestation": {
+            "type": "string",
+            "maxLength": 10924,
+            "description": "The attestation object, base64 (at most 8 KiB decoded)."
+          },
+          "challenge": {
+            "type": "string",
+            "maxLength": 256,
+            "description": "The server nonce whose SHA-256 was passed as `clientDataHash`."
+          }
+        }
+      },
+      "AppAttestKey": {
+        "type": "object",
+        "required": [
+          "key_id",
+          "environment"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "key_id": {
+            "type": "string",
+            "description": "The key id, standard base64."
+          },
+          "environment": {
+            "type": "string",
+            "enum": [
+              "production",
+              "development"
+            ]
           }
         }
       }
