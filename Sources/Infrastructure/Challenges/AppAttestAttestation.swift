@@ -36,14 +36,15 @@ struct AppAttestAttestation: Sendable {
     func verify(_ parsed: Parsed, keyID: [UInt8], clientDataHash: [UInt8], at time: Date) throws -> Verified {
         let (x5c, authDataBytes) = (parsed.x5c, parsed.authData)
         // Step 1: the chain, leaf (credCert) first, to Apple's root.
-        let certificates: [X509Certificate]
+        let credential: X509Certificate
         do {
-            certificates = try x5c.map { try X509Certificate(der: $0) }
-            try X509Certificate.verifyChain(leaf: certificates[0], intermediates: Array(certificates.dropFirst()), root: root, at: time)
+            let certificates = try x5c.map { try X509Certificate(der: $0) }
+            guard let leaf = certificates.first else { throw CryptoError.invalidCertificate("no certificate") }
+            try X509Certificate.verifyChain(leaf: leaf, intermediates: Array(certificates.dropFirst()), root: root, at: time)
+            credential = leaf
         } catch {
             throw Self.failed("the certificate chain does not verify to Apple's App Attest root")
         }
-        let credential = certificates[0]
         // Steps 2–4: nonce = SHA256(authData ‖ clientDataHash) is the credCert's extension value.
         let nonce = Digest.sha256(authDataBytes + clientDataHash)
         guard let value = try? credential.extensionValue(oid: Self.nonceOID), let certified = DERReader.appAttestNonce(value),

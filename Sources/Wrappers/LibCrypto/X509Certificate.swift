@@ -79,6 +79,8 @@ public final class X509Certificate: @unchecked Sendable {
     /// `X509_verify_cert` checks them. No system roots, CRLs or network.
     /// - Throws: ``CryptoError/invalidCertificate(_:)`` with OpenSSL's reason.
     public static func verifyChain(leaf: X509Certificate, intermediates: [X509Certificate], root: X509Certificate, at time: Date) throws {
+        let seconds = time.timeIntervalSince1970.rounded(.down)
+        guard seconds.isFinite, abs(seconds) < 1e15 else { throw CryptoError.invalidArgument("verification time out of range") }
         guard let store = X509_STORE_new() else { throw OpenSSL.error("X509_STORE_new") }
         defer { X509_STORE_free(store) }
         try OpenSSL.check(X509_STORE_add_cert(store, root.x509), "X509_STORE_add_cert")
@@ -91,7 +93,7 @@ public final class X509Certificate: @unchecked Sendable {
         defer { X509_STORE_CTX_free(context) }
         try OpenSSL.check(X509_STORE_CTX_init(context, store, leaf.x509, untrusted), "X509_STORE_CTX_init")
         guard let parameters = X509_STORE_CTX_get0_param(context) else { throw OpenSSL.error("X509_STORE_CTX_get0_param") }
-        X509_VERIFY_PARAM_set_time(parameters, time_t(time.timeIntervalSince1970.rounded(.down)))
+        X509_VERIFY_PARAM_set_time(parameters, time_t(seconds))
         // Only a verified result counts: 0 is a refusal, a negative value an internal error.
         let result = X509_verify_cert(context)
         let code = X509_STORE_CTX_get_error(context)
