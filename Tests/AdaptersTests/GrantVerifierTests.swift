@@ -117,6 +117,9 @@ import VerifyTesting
         expectFailed(v, hs256(c), "iat")
         expectFailed(v, hs256(claims()), "another action", context: context(action: "resend"))
         expectFailed(v, hs256(claims(), secret: "another-secret-that-is-also-32-bytes-long"), "signature")
+        // A forged grant learns nothing of what a valid one holds: its wrong issuer is not named.
+        c = claims(); c["iss"] = "https://attacker.example"
+        expectFailed(v, hs256(c, secret: "another-secret-that-is-also-32-bytes-long"), "signature")
     }
 
     @Test func hugeOrEmptyGrantsAreMalformedBeforeAnyWork() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import VerifyCore
+@testable import VerifyCore
 import VerifyTesting
 
 /// The fraud guard judges blocks before countries (docs/ABUSE.md, "Fraud guard"): a country
@@ -35,12 +35,13 @@ import VerifyTesting
     @Test func manyAnomalousBlocksFromManyClientsPauseTheCountry() throws {
         var fraud = FraudPolicy()
         fraud.minSends = 20
+        fraud.countryMinSends = 40
         let t = try service(fraud)
         var n = 0
         for block in 0..<6 {
             for i in 0..<8 {
                 n += 1
-                _ = refusal(t, "+4477009\(block)\(String(format: "%04d", i))", ip: "203.0.113.\(n)")
+                _ = refusal(t, "+4477009\(block)\(String(format: "%04d", i))", ip: "203.0.\(n).1")
             }
         }
         let error = refusal(t, "+447912345678", ip: "198.51.100.7")
@@ -81,5 +82,27 @@ import VerifyTesting
         let verdict = try FraudAdmin(store: t.store, clock: t.clock, policy: FraudPolicy()).verdicts().first { $0.stat.key == "prefix:+1666555" }?.verdict
         #expect(verdict?.state == .watched)
         #expect(verdict?.reason.hasPrefix("3 of 9 codes") == true)
+    }
+
+    /// The review's attack: 50 starts over 5 blocks from 10 IPv6 /64s of one /56 paused a whole
+    /// country. Clients count by network (/48) and a country needs 200 sends: it stays open.
+    @Test func oneHomeNetworkCannotPauseACountry() throws {
+        let t = try service()
+        for block in 0..<5 {
+            for i in 0..<10 {
+                _ = refusal(t, "+1415\(300 + block)\(1000 + i)", ip: "2001:db8:aa:\((block * 10 + i) % 10)::/64")
+            }
+        }
+        #expect(refusal(t, "+12125550123", ip: "198.51.100.7") == nil)
+        let country = try FraudAdmin(store: t.store, clock: t.clock, policy: FraudPolicy()).verdicts().first { $0.stat.key == "country:US" }?.verdict
+        #expect(country?.state == .watched)
+        #expect(country?.reason.contains("2 client networks") == true)  // the home /48 and the user after it
+    }
+
+    @Test func clientsCountByNetwork() {
+        #expect(FraudGuard.network(of: "2001:db8:aa:7::/64") == "2001:db8:aa::/48")
+        #expect(FraudGuard.network(of: "203.0.113.9") == "203.0.113.0/24")
+        #expect(FraudGuard.network(of: "server-caller:AC1") == "server-caller:AC1")
+        #expect(FraudGuard.network(of: "") == "unknown")
     }
 }

@@ -41,7 +41,7 @@ def test_always_asks_checks_with_the_vendor_and_accepts_a_token_once(data_dir, t
         status, _, body = start(server, PHONE)
         assert status == 403 and body["error"]["code"] == "challenge_required", body
         assert body["error"]["details"]["providers"] == [{"name": "turnstile", "site_key": FakeTurnstile.SITE_KEY}]
-        assert body["error"]["details"]["reasons"] == ["always"]
+        assert "reasons" not in body["error"]["details"]
         status, _, body = start(server, PHONE, {"provider": "turnstile", "token": "0.forged-token"})
         assert status == 403 and body["error"]["code"] == "challenge_failed", body
         token = turnstile.issue()
@@ -61,6 +61,7 @@ def test_always_asks_checks_with_the_vendor_and_accepts_a_token_once(data_dir, t
         assert metric(server, "phoneverify_challenges_total", {"provider": "turnstile", "outcome": "asked"}) == 1
         assert metric(server, "phoneverify_challenges_total", {"provider": "turnstile", "outcome": "passed"}) == 1
         assert metric(server, "phoneverify_challenges_total", {"provider": "turnstile", "outcome": "failed"}) == 2
+        assert metric(server, "phoneverify_challenge_reasons_total", {"reason": "always"}) == 1
         # No token or secret reaches the logs.
         logs = "\n".join(server.stdout_lines + server.stderr_lines)
         assert token not in logs and FakeTurnstile.SECRET not in logs
@@ -92,7 +93,9 @@ def test_strangers_using_up_a_number_leave_the_owner_a_challenge_not_an_hour(dat
         status, _, _ = start(server, "+16502530000", ip="198.51.100.8")
         assert status == 201
         status, _, body = start(server, "+14155550199", ip="198.51.100.9")
-        assert status == 403 and "block_watched" in body["error"]["details"]["reasons"], body
+        assert status == 403 and body["error"]["code"] == "challenge_required", body
+        assert metric(server, "phoneverify_challenge_reasons_total", {"reason": "block_watched"}) >= 1
+        assert metric(server, "phoneverify_challenge_reasons_total", {"reason": "phone_send_soft"}) >= 1
     finally:
         server.stop()
 

@@ -14,6 +14,7 @@ extension Configuration {
         // Counters older than the retention are purged: a baseline reaching further back would
         // count hours with nothing in them as quiet ones.
         fraud.baseline = max(fraud.window, min(fraud.baseline, retention - fraud.window))
+        fraud.countryMinSends = reader(Settings.fraudCountryMinSends) ?? fraud.countryMinSends
         fraud.countryBlocks = reader(Settings.fraudCountryBlocks) ?? fraud.countryBlocks
         fraud.countryClients = reader(Settings.fraudCountryClients) ?? fraud.countryClients
         testNumbers.codes = reader(Settings.testNumbers) ?? testNumbers.codes

@@ -13,6 +13,7 @@ final class MetricsSink: EventSink, Sendable {
     private let gatewayLatency: Histogram
     private let refusals: Counter
     private let challenges: Counter
+    private let challengeReasons: Counter
 
     init(registry: MetricsRegistry) {
         self.registry = registry
@@ -32,6 +33,9 @@ final class MetricsSink: EventSink, Sendable {
         challenges = registry.counter(
             "phoneverify_challenges_total",
             "Challenges asked of clients (once per offered provider), passed and failed, by provider", labels: ["provider", "outcome"])
+        challengeReasons = registry.counter(
+            "phoneverify_challenge_reasons_total",
+            "Why challenges were asked: phone_send_soft, ip_send_exhausted, block_watched, country_paused, always, …", labels: ["reason"])
         registry.gauge("phoneverify_build_info", "Build information", labels: ["version", "swift"])
             .set(1, [CommandLineTool.version, Self.swiftVersion])
     }
@@ -51,6 +55,8 @@ final class MetricsSink: EventSink, Sendable {
             refusals.increment([code, scope])
         case .challenge(let provider, let outcome):
             challenges.increment([provider, outcome])
+        case .challengeReason(let reason):
+            challengeReasons.increment([reason])
         }
     }
 

@@ -4,7 +4,7 @@ import VerifyCore
 /// The limits section of the settings table (read by `Configuration.readLimits`).
 extension Settings {
     public static let limits = Setting<RateLimits>(
-        "PHONE_VERIFY_LIMITS", .limits, .limits, default: "phone_send=5/1h,10/1d;ip_send=20/10m,200/1d;ip_check=100/10m;prefix_send=50/1h;global_send=1000/1m;phone_failed_check=5/1d;user_send=10/1h,30/1d",
+        "PHONE_VERIFY_LIMITS", .limits, .limits, default: "phone_send=5/1h,10/1d;ip_send=20/10m,200/1d;ip_check=100/10m;prefix_send=50/1h;global_send=1000/1m;phone_failed_check=5/1d;user_send=10/1h,30/1d;ip_challenge=30/10m",
         "rate limits, scope=N/window[,N/window];… (windows 30s, 10m, 1h, 1d; scope=off disables one); scopes not named keep their defaults; phone_failed_check=N/W: free wrong codes per number and requester before the backoff")
 
     public static let lockoutBackoff = Setting<(initial: Int, max: Int)>(
@@ -43,13 +43,17 @@ extension Settings {
         "PHONE_VERIFY_FRAUD_BASELINE", .limits, .int(3600...2_592_000), default: "82800",
         "seconds of history before the window that form a block's or country's baseline (kept only as long as \(Settings.retention.name) allows)")
 
+    public static let fraudCountryMinSends = Setting<Int>(
+        "PHONE_VERIFY_FRAUD_COUNTRY_MIN_SENDS", .limits, .int(1...10_000_000), default: "200",
+        "sends to a country in the window before the country as a whole can pause")
+
     public static let fraudCountryBlocks = Setting<Int>(
         "PHONE_VERIFY_FRAUD_COUNTRY_BLOCKS", .limits, .int(1...100_000), default: "5",
         "anomalous blocks a country needs in the window before the country as a whole can pause")
 
     public static let fraudCountryClients = Setting<Int>(
         "PHONE_VERIFY_FRAUD_COUNTRY_CLIENTS", .limits, .int(1...1_000_000), default: "10",
-        "distinct clients sending to an anomalous country in the window before the country as a whole can pause")
+        "distinct client networks (IPv4 /24, IPv6 /48) sending to an anomalous country in the window before the country as a whole can pause")
 
     public static let testNumbers = Setting<[String: String]>(
         "PHONE_VERIFY_TEST_NUMBERS", .limits, .testNumbers, default: "(none)",
@@ -63,7 +67,7 @@ extension Settings {
 
     static let limitsSection: [any SettingEntry] = [
         limits, lockoutBackoff, prefixDigits, fraud, fraudMinSends, fraudMinConversion, fraudWindow, fraudWatchSends,
-        fraudSurge, fraudBaseline, fraudCountryBlocks, fraudCountryClients, testNumbers, testNumbersExpireAt,
+        fraudSurge, fraudBaseline, fraudCountryMinSends, fraudCountryBlocks, fraudCountryClients, testNumbers, testNumbersExpireAt,
     ]
 }
 

@@ -69,16 +69,21 @@ public struct ChallengeGate: Sendable {
         }
     }
 
-    /// Counts a `challenge_required` answer once per offered provider (after its transaction:
-    /// a transaction body may run more than once).
-    func recordAsked() {
+    /// Counts a `challenge_required` answer once per offered provider, and its reasons (after
+    /// its transaction: a transaction body may run more than once).
+    func recordAsked(reasons: [String]) {
         for verifier in verifiers { events.record(.challenge(provider: verifier.provider, outcome: "asked")) }
+        for reason in reasons { events.record(.challengeReason(reason)) }
     }
 
-    /// The refusal of a request that needs proof and has none; `reasons` say why it was asked.
+    /// The refusal of a request that needs proof and has none. `reasons` say why; they are kept
+    /// off the response (a stranger could read a number's or a block's activity from them) and
+    /// counted in the metrics instead.
     func required(reasons: [String]) -> VerifyError {
-        VerifyError(
+        var error = VerifyError(
             .challengeRequired, "a challenge must be solved before a code is sent to this number",
-            details: ["providers": providerDetails, "reasons": .array(reasons.map { .string($0) })])
+            details: ["providers": providerDetails])
+        error.reasons = reasons
+        return error
     }
 }

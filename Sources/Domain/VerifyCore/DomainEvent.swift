@@ -15,6 +15,8 @@ public enum DomainEvent: Sendable, Equatable {
     /// A challenge was asked of a client ("asked", once per offered provider), or a submitted
     /// one "passed" or "failed".
     case challenge(provider: String, outcome: String)
+    /// Why a challenge was asked (`phone_send_soft`, `block_watched`, … `always`).
+    case challengeReason(String)
 }
 
 /// Receives domain events; must be cheap and never block.

@@ -45,13 +45,16 @@ public struct FraudGuard: Sendable {
         let lowConversion = counts.sent >= policy.minSends && isLow(counts, policy.minConversion)
         if isCountry {
             guard lowConversion else { return make(.normal, "") }
+            // A country's usual traffic with a low conversion (slow users, poor delivery) is not
+            // an attack: only a surge over its baseline is watched.
+            let surge = try surgeFactor(key: key, counts: counts, now: now, in: tx)
+            guard surge >= policy.surge else { return make(.normal, "") }
             let region = String(key.dropFirst("country:".count))
             let blocks = try distinctCount(Self.anomalousBlocksKey(region), since: since, in: tx)
-            let clients = try distinctCount(Self.clientsKey(region), since: since, in: tx)
-            let surge = try surgeFactor(key: key, counts: counts, now: now, in: tx)
-            let facts = "\(counts.sent) sends in the last \(policy.window / 60) min, \(percent) % confirmed; "
-                + "\(blocks) anomalous blocks, \(clients) clients, volume \(Self.describe(surge)) its baseline"
-            if blocks >= policy.countryBlocks, clients >= policy.countryClients, surge >= policy.surge {
+            let networks = try distinctCount(Self.clientsKey(region), since: since, in: tx)
+            let facts = "\(counts.sent) sends in the last \(policy.window / 60) min, \(percent) % confirmed, "
+                + "volume \(Self.describe(surge)) its baseline; \(blocks) anomalous blocks, \(networks) client networks"
+            if counts.sent >= policy.countryMinSends, blocks >= policy.countryBlocks, networks >= policy.countryClients {
                 return make(.paused, "too few codes to this country are confirmed: " + facts)
             }
             return make(.watched, "conversion in this country is low: " + facts)
@@ -106,6 +109,20 @@ public struct FraudGuard: Sendable {
     static func anomalousBlocksKey(_ region: String) -> String { "anomalous_blocks:" + region }
     static func clientsKey(_ region: String) -> String { "clients:" + region }
 
+    /// The network a client counts as for "many clients": its IPv4 /24 or IPv6 /48 (one home
+    /// connection commonly holds 256 IPv6 /64s, and one host a few neighbouring IPv4 addresses).
+    static func network(of client: String) -> String {
+        if client.hasSuffix("::/64") {
+            let groups = client.dropLast("::/64".count).split(separator: ":", omittingEmptySubsequences: false)
+            return groups.prefix(3).joined(separator: ":") + "::/48"
+        }
+        let octets = client.split(separator: ".")
+        if octets.count == 4, octets.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {
+            return octets.prefix(3).joined(separator: ".") + ".0/24"
+        }
+        return client.isEmpty ? "unknown" : client
+    }
+
     func distinctCount(_ key: String, since: Date, in tx: any StoreReader) throws -> Int {
         try tx.fraudCounts(key: key, since: since).sent
     }
@@ -128,7 +145,7 @@ public struct FraudGuard: Sendable {
         let region = String(keys[1].dropFirst("country:".count))
         if verdicts.first?.isRisky == true { try noteDistinct(Self.anomalousBlocksKey(region), member: keys[0], now: now, in: tx) }
         if verdicts.contains(where: \.isRisky) {
-            try noteDistinct(Self.clientsKey(region), member: client.isEmpty ? "unknown" : client, now: now, in: tx)
+            try noteDistinct(Self.clientsKey(region), member: Self.network(of: client), now: now, in: tx)
         }
     }
 

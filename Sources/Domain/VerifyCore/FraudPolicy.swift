@@ -21,8 +21,9 @@ public struct FraudPolicy: Sendable, Equatable {
     /// `baseline` seconds before the current window.
     public var surge = 3.0
     public var baseline = 82_800
-    /// A country pauses only with at least this many anomalous blocks and this many distinct
-    /// clients in the window.
+    /// A country pauses only with at least this many sends, anomalous blocks and distinct client
+    /// networks (IPv4 /24, IPv6 /48) in the window.
+    public var countryMinSends = 200
     public var countryBlocks = 5
     public var countryClients = 10
 

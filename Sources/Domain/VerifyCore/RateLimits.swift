@@ -20,6 +20,7 @@ public enum LimitScope: String, Sendable, CaseIterable {
     case globalSend = "global_send"
     case phoneFailedCheck = "phone_failed_check"
     case userSend = "user_send"
+    case ipChallenge = "ip_challenge"
 
     /// `details.scope` of a refusal.
     public var refusalScope: String {
@@ -30,6 +31,7 @@ public enum LimitScope: String, Sendable, CaseIterable {
         case .globalSend: return "global"
         case .phoneFailedCheck: return "phone_lockout"
         case .userSend: return "user"
+        case .ipChallenge: return "ip"
         }
     }
 }
@@ -64,6 +66,7 @@ public struct RateLimits: Sendable, Equatable {
             .globalSend: [LimitRule(quota: 1000, window: 60)],
             .phoneFailedCheck: [LimitRule(quota: 5, window: 86_400)],
             .userSend: [LimitRule(quota: 10, window: 3600), LimitRule(quota: 30, window: 86_400)],
+            .ipChallenge: [LimitRule(quota: 30, window: 600)],
         ],
         prefixDigits: nil)
 

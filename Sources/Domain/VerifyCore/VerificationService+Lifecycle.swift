@@ -173,7 +173,7 @@ extension VerificationService {
             events.record(.refused(code: error.code.rawValue, scope: error.details["scope"]?.stringValue ?? "unknown"))
             throw error
         } catch let error as VerifyError where error.code == .challengeRequired {
-            challenges.recordAsked()
+            challenges.recordAsked(reasons: error.reasons)
             throw error
         }
     }

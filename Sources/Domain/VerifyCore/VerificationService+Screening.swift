@@ -72,9 +72,23 @@ extension VerificationService {
     func checkChallenge(_ submission: ChallengeSubmission?, purpose: Purpose, action: String, phone: String,
                         verificationID: String? = nil, client: String, now: Date) throws -> ChallengeOutcome {
         guard purpose == .signIn, challenges.isActive else { return .none }
+        if submission != nil { try countChallenge(client: client, now: now) }
         // A client identity that is not one IP (an IPv6 /64, a server caller) is no `remoteip`.
         let ip = client.contains("/") || AbuseProtection.isServerCaller(client) ? "" : client
         return try challenges.check(
             submission, context: ChallengeContext(action: action, phoneNumber: phone, verificationID: verificationID, clientIP: ip, now: now))
+    }
+
+    /// Each submitted challenge costs a vendor call (or a signature check): a client gets
+    /// `ip_challenge` of them (30 per 10 minutes), counted before the call, passed or not.
+    func countChallenge(client: String, now: Date) throws {
+        let subjects = [RateLimiter.Subject(.ipChallenge, client.isEmpty ? "unknown" : client)]
+        let limiter = protection.limiter
+        guard !limiter.limits.rules(.ipChallenge).isEmpty else { return }
+        try countingRefusals {
+            try store.write(reading: ReadSet(limitKeys: limiter.keys(subjects))) { tx in
+                _ = try limiter.record(try limiter.admit(subjects, now: now, in: tx), now: now, in: tx)
+            }
+        }
     }
 }

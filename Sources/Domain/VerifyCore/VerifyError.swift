@@ -37,6 +37,9 @@ public struct VerifyError: Error, Sendable, Equatable {
     public let retryAfter: Int?
     /// The limit that refused the request, for `RateLimit-Policy` / `RateLimit`.
     public let rateLimit: RateLimitReport?
+    /// Why, for the service's own metrics and tests, never shown to the client (e.g. why a
+    /// challenge was asked: telling a stranger would reveal a number's activity).
+    public internal(set) var reasons: [String] = []
 
     public init(
         _ code: ErrorCode, _ message: String, details: [String: JSONValue] = [:], retryAfter: Int? = nil,

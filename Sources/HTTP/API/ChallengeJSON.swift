@@ -1,10 +1,11 @@
 import VerifyCore
 
 /// The `challenge` member of a start or resend (docs/CHALLENGES.md): `{"provider", "token"}` and
-/// the providers' own members (App Attest's `key_id`, `client_data`), all strings. Malformed or
+/// the providers' own members (App Attest's `key_id`, `client_data`; Play Integrity's
+/// `package_name`), all strings. Malformed or
 /// unknown members → 400 naming the member.
 enum ChallengeJSON {
-    static let members: Set<String> = ["provider", "token", "key_id", "client_data"]
+    static let members: Set<String> = ["provider", "token", "key_id", "client_data", "package_name"]
     static let maxMembers = members.count
     static let maxValueLength = 12_288
 

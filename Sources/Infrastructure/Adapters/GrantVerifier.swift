@@ -79,7 +79,17 @@ public final class GrantVerifier: ChallengeVerifier, @unchecked Sendable {
         guard token.utf8.count <= Self.maxTokenBytes else { throw Self.malformed("is longer than \(Self.maxTokenBytes) bytes") }
         let parts: JWTParts
         do { parts = try JWTParts(compact: token) } catch let error as VerifyError { throw Self.failed(error.message) }
-        let claims = try GrantClaims(payload: parts.claims, expecting: expectations, context: context)
+        let claims: GrantClaims
+        do {
+            claims = try GrantClaims(payload: parts.claims, expecting: expectations, context: context)
+        } catch let error as VerifyError {
+            // Which claim is wrong tells a stranger what a valid grant holds (issuer, audience,
+            // lifetime): it is said only of a grant whose signature is good. An HS256 signature is
+            // cheap to check; a JWKS one would cost a fetch for junk, so it gets the generic answer.
+            guard parts.algorithm.publicKeyAlgorithm == nil, hmacKey != nil else { throw Self.failed("the grant is not valid") }
+            try checkSignature(parts)
+            throw error
+        }
         try checkSignature(parts)
         // Accepted until exp + leeway: remembered as long.
         return ChallengeProof(

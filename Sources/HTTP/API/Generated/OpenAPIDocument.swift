@@ -184,7 +184,7 @@ public enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "`region_not_allowed` (`details.region`), `forbidden` (a test number after its expiry), `challenge_required` (`details.providers`: see ChallengeProviders; `details.reasons`) or `challenge_failed` (`details.provider`): a bad, expired or replayed token.",
+            "description": "`region_not_allowed` (`details.region`), `forbidden` (a test number after its expiry), `challenge_required` (`details.providers`: see ChallengeProviders) or `challenge_failed` (`details.provider`): a bad, expired or replayed token.",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"
@@ -5295,6 +5295,12 @@ public enum OpenAPIDocument {
             "minLength": 1,
             "maxLength": 12288,
             "description": "App Attest: base64url of the client data the assertion signs"
+          },
+          "package_name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255,
+            "description": "Play Integrity: the app's package name, when several are configured"
           }
         },
         "additionalProperties": false
