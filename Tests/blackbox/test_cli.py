@@ -249,3 +249,37 @@ def test_config_check_masks_test_codes_and_credentials_in_urls(data_dir):
     # A malformed entry is reported without its code.
     bad = run(["config", "check"], data_dir, {"PHONE_VERIFY_TEST_NUMBERS": "+15555550100:12345678901"})
     assert bad.returncode == 78 and "12345678901" not in bad.stdout
+
+
+def test_switching_algorithm_rotates_without_a_gap(data_dir):
+    """A deployment moving from EdDSA to the ES256 default: `keys rotate` publishes the new key
+    beside the old one, credentials signed before keep verifying through JWKS until they expire,
+    and new ones are ES256."""
+    import jwt
+
+    server = Server(data_dir, {"PHONE_VERIFY_SIGNING_ALGORITHM": "EdDSA"}).start()
+    try:
+        old_token = server.credential("+14155552691")
+    finally:
+        server.stop()
+    assert jwt.get_unverified_header(old_token)["alg"] == "EdDSA"
+    rotated = run(["keys", "rotate"], data_dir)  # the default algorithm, ES256
+    assert rotated.returncode == 0, rotated.stderr
+    server = Server(data_dir).start()
+    try:
+        new_token = server.credential("+14155552692")
+        assert jwt.get_unverified_header(new_token)["alg"] == "ES256"
+        with urllib.request.urlopen(server.base + "/.well-known/openid-configuration", timeout=5) as resp:
+            config = json.load(resp)
+        assert {"EdDSA", "ES256"} <= set(config["id_token_signing_alg_values_supported"])
+        client = jwt.PyJWKClient(config["jwks_uri"])
+        for token in (old_token, new_token):
+            key = client.get_signing_key_from_jwt(token)
+            # (A development issuer is the bound address, and port 0 picks another one per start.)
+            claims = jwt.decode(token, key.key, algorithms=config["id_token_signing_alg_values_supported"],
+                                audience="main-auth")
+            assert claims["sub"].startswith("tel:+1415555269")
+        _, _, jwks = server.request("GET", "/.well-known/jwks.json")
+        assert sorted(k["kty"] for k in jwks["keys"]) == ["EC", "OKP"]
+    finally:
+        server.stop()

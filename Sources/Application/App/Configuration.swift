@@ -31,7 +31,7 @@ public struct Configuration: Sendable {
     public var signingKeyFile: String?
     /// Seconds between rereads of the store's signing keys (and of the key file after a rotation).
     public var keyRefreshSeconds = 30
-    public var signingAlgorithm = "EdDSA"
+    public var signingAlgorithm = "ES256"
     public var codeSecret: String?
     public var policy = VerificationPolicy()
     public var gateways = ["console"]

@@ -22,7 +22,7 @@ enum KeyMaterial {
         if let pem = try? String(contentsOfFile: path, encoding: .utf8) {
             return try SigningKey(pem: pem)
         }
-        let algorithm = SigningAlgorithm(rawValue: configuration.signingAlgorithm) ?? .ed25519
+        let algorithm = SigningAlgorithm(rawValue: configuration.signingAlgorithm) ?? .es256
         let key = try SigningKey.generate(algorithm)
         try writeSecretFile(path, contents: try key.privateKeyPEM())
         return key

@@ -25,7 +25,7 @@ enum KeysCommand {
             return 0
         case ("rotate", 1):
             if c.signingKeyFile != nil { return try activateInstalledKey(c, store: store, now: now) }
-            let algorithm = SigningAlgorithm(rawValue: c.signingAlgorithm) ?? .ed25519
+            let algorithm = SigningAlgorithm(rawValue: c.signingAlgorithm) ?? .es256
             let signer = try JWTSigner(key: try SigningKey.generate(algorithm))
             try KeyMaterial.writeSecretFile(c.dataDirectory + "/signing-key.pem", contents: try signer.key.privateKeyPEM())
             try store.activate(try StoreKeyRing.record(for: signer, at: now), now: now, credentialLifetime: TimeInterval(c.credentialTTL))

@@ -23,8 +23,8 @@ extension Settings {
         "seconds between rereads of the published keys; a key activated by `phone-verify keys rotate` is published by every replica within this time and signed with one interval later (in production, once the replica's key file holds it)")
 
     public static let signingAlgorithm = Setting<String>(
-        "PHONE_VERIFY_SIGNING_ALGORITHM", .credentials, .oneOf(["EdDSA", "ES256", "RS256"]), default: "EdDSA",
-        "algorithm of a generated development key: EdDSA, ES256 or RS256")
+        "PHONE_VERIFY_SIGNING_ALGORITHM", .credentials, .oneOf(["EdDSA", "ES256", "RS256"]), default: "ES256",
+        "algorithm of a generated key (development, and `keys rotate` without a key file): ES256 (verified by every JWT library), EdDSA or RS256; an existing key keeps its algorithm until rotated")
 
     static let credentialsSection: [any SettingEntry] = [issuer, audience, credentialTTL, signingKeyFile, keyRefresh, signingAlgorithm]
 }
