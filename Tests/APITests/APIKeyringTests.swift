@@ -63,5 +63,7 @@ import VerifyCore
         #expect(refused.headers["WWW-Authenticate"] == #"Bearer error="insufficient_scope", scope="fraud read""#)
         let unknown = h.call("GET", "/v1/admin/fraud", headers: [("Authorization", "Bearer " + Self.admin)])
         #expect(unknown.status == 401 && unknown.headers["WWW-Authenticate"] == #"Bearer error="invalid_token""#)
+        let none = h.call("GET", "/v1/admin/fraud")
+        #expect(none.status == 401 && none.headers["WWW-Authenticate"] == "Bearer")
     }
 }

@@ -22,11 +22,13 @@ import VerifyTesting
     }
 
     @Test func missingOrBadTokensAre401WithTheBearerChallenge() {
-        for headers in [[], bearer("expired"), [("Authorization", "Basic abc")]] {
+        // RFC 6750 §3.1: no credentials (or another scheme's) get the challenge without an error
+        // code; a bad token gets invalid_token.
+        for (headers, challenge) in [([], "Bearer"), ([("Authorization", "Basic abc")], "Bearer"), (bearer("expired"), #"Bearer error="invalid_token""#)] {
             let reply = h.call("GET", "/v1/mfa/factors", headers: headers)
             #expect(reply.status == 401)
             #expect(reply.errorCode == "unauthenticated")
-            #expect(reply.headers["WWW-Authenticate"] == #"Bearer error="invalid_token""#)
+            #expect(reply.headers["WWW-Authenticate"] == challenge)
         }
     }
 

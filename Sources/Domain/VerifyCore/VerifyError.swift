@@ -39,7 +39,7 @@ public struct VerifyError: Error, Sendable, Equatable {
     public let rateLimit: RateLimitReport?
     /// Why, for the service's own metrics and tests, never shown to the client (e.g. why a
     /// challenge was asked: telling a stranger would reveal a number's activity).
-    public internal(set) var reasons: [String] = []
+    public var reasons: [String] = []
 
     public init(
         _ code: ErrorCode, _ message: String, details: [String: JSONValue] = [:], retryAfter: Int? = nil,

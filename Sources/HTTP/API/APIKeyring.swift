@@ -94,7 +94,10 @@ public struct APIKeyring: Sendable {
     /// `unauthenticated` (no key, or a key nobody configured) or 403 `forbidden` (a valid key
     /// outside its scopes).
     public func require(_ request: HTTPRequest, _ anyOf: APIScope...) throws {
-        guard let presented = Self.bearer(request), let scopes = scopes(of: presented) else {
+        guard let presented = Self.bearer(request) else {
+            throw JSONResponse.noCredentials("an API key is required (Authorization: Bearer …)")
+        }
+        guard let scopes = scopes(of: presented) else {
             throw VerifyError(.unauthenticated, "an API key is required (Authorization: Bearer …)")
         }
         guard !scopes.isDisjoint(with: anyOf) else { throw Self.forbidden(anyOf) }

@@ -11,13 +11,23 @@ public enum JSONResponse {
         return HTTPResponse(status: status, headers: headers, body: body.encoded())
     }
 
+    static let noCredentialsReason = "no_credentials"
+
+    /// 401 for a request that sent no credentials at all (its `WWW-Authenticate` names no error).
+    static func noCredentials(_ message: String) -> VerifyError {
+        var error = VerifyError(.unauthenticated, message)
+        error.reasons = [noCredentialsReason]
+        return error
+    }
+
     /// `{"error": {"code", "message", "details"}}` with the code's status; 429s get Retry-After.
     public static func error(_ error: VerifyError, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
         var headers = headers
         if let retryAfter = error.retryAfter { headers.set("Retry-After", String(max(1, retryAfter))) }
         RateLimitHeaders.apply(error.rateLimit, to: &headers)
         if error.code == .unauthenticated && !headers.contains("WWW-Authenticate") {
-            headers.set("WWW-Authenticate", "Bearer error=\"invalid_token\"")
+            // RFC 6750 §3.1: a request that sent no credentials gets no error code.
+            headers.set("WWW-Authenticate", error.reasons.contains(Self.noCredentialsReason) ? "Bearer" : "Bearer error=\"invalid_token\"")
         }
         if error.code == .forbidden, case .array(let scopes)? = error.details["required_scopes"] {
             // RFC 6750 §3.1: a valid key without the scope the route needs.

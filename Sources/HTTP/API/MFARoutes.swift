@@ -28,7 +28,7 @@ struct MFARoutes: RouteGroup {
         guard let header = request.headers["Authorization"], header.count > 7,
             header.prefix(7).lowercased() == "bearer "
         else {
-            throw VerifyError(.unauthenticated, "a bearer token from the main auth server is required")
+            throw JSONResponse.noCredentials("a bearer token from the main auth server is required")
         }
         return try sessions.verify(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
     }
