@@ -350,6 +350,17 @@ def _kubernetes():
     assert pdb["spec"]["minAvailable"] == 2 and pdb["spec"]["selector"]["matchLabels"].items() <= labels.items()
     hpa = objects[("HorizontalPodAutoscaler", "phone-verify")]
     assert hpa["spec"]["scaleTargetRef"]["name"] == "phone-verify" and hpa["spec"]["minReplicas"] >= pdb["spec"]["minAvailable"] + 1
+    # Every replica the autoscaler may run, plus the rollout's surge, holds a full pool: together
+    # they must fit the database's max_connections (minus superuser slots and room for
+    # migrations and psql), or scale-up fails with "too many clients" exactly under load.
+    max_connections = int(hpa["metadata"].get("annotations", {}).get("phone-verify/postgres-max-connections", "0"))
+    assert max_connections > 0, "the HPA must declare phone-verify/postgres-max-connections"
+    pool = int(config.get("PHONE_VERIFY_POSTGRES_POOL_SIZE", "16"))
+    replicas = hpa["spec"]["maxReplicas"] + int(spec["strategy"]["rollingUpdate"].get("maxSurge", 1))
+    headroom = 3 + 5  # superuser_reserved_connections, migrations and an operator's psql
+    assert replicas * pool + headroom <= max_connections, (
+        f"{replicas} replicas (maxReplicas + maxSurge) x pool {pool} + {headroom} = {replicas * pool + headroom} "
+        f"exceeds max_connections {max_connections}: lower the pool or maxReplicas, raise max_connections, or add a pooler")
     (metric,) = hpa["spec"]["metrics"]
     assert metric["resource"]["name"] == "cpu" and metric["resource"]["target"]["averageUtilization"] == 70
     annotations = dep["spec"]["template"]["metadata"]["annotations"]
