@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Verifies a PhoneVerify credential with jose (panva/jose, Debian's node-jose), knowing only the
 // issuer: discovery -> jwks_uri -> key by kid. usage: verify.js BASE_URL TOKEN AUDIENCE
-// Exit 0 valid (claims as JSON on stdout), 1 refused, 2 usage/discovery/JWKS error.
+// Exit 0 valid (claims as JSON on stdout), 1 refused, 2 usage/discovery/JWKS error,
+// 3 an algorithm this jose cannot verify.
 'use strict';
 module.paths.push('/usr/share/nodejs'); // where Debian installs node-jose
 const jose = require('jose');
@@ -35,9 +36,15 @@ async function main([issuer, token, audience]) {
     console.log(JSON.stringify(payload));
     return 0;
   } catch (err) {
-    if (err instanceof jose.errors.JWKSTimeout || (err.code === undefined && err.name === 'TypeError')) {
+    // jose's own errors are ERR_JWS_*/ERR_JWT_*/ERR_JWKS_NO_MATCHING_KEY (the token) or
+    // ERR_JWKS_TIMEOUT/ERR_JWKS_INVALID (the key set); anything else (ECONNREFUSED…) is the fetch.
+    if (['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID'].includes(err.code) || !String(err.code).startsWith('ERR_J')) {
       console.error(`JWKS fetch failed: ${err.message}`);
       return 2;
+    }
+    if (err.code === 'ERR_JOSE_NOT_SUPPORTED') {
+      console.error(`unsupported algorithm: ${err.message}`);
+      return 3;
     }
     console.error(`refused: ${err.code || err.name}: ${err.message}`);
     return 1;
