@@ -28,6 +28,7 @@ struct APITestHarness {
         if dev { dependencies.features.append(DevInboxFeature(messages: inbox, service: t.service, random: t.random).api) }
         dependencies.fraudAdmin = FraudAdmin(store: t.store, clock: t.clock, policy: protection.fraud.policy)
         dependencies.lockoutAdmin = LockoutAdmin(store: t.store, clock: t.clock, limits: protection.limiter.limits)
+        dependencies.verificationAdmin = VerificationAdmin(store: t.store, clock: t.clock)
         dependencies.apiKeys = apiKeys ?? APIKeyring(admin: adminKey.map { [$0] } ?? [])
         dependencies.mfa = MFAService(
             verifications: t.service, store: t.store, clock: t.clock, random: t.random,

@@ -18,6 +18,8 @@ public struct APIDependencies: Sendable {
     public var fraudAdmin: FraudAdmin?
     /// Operators' failed-check lockouts (`/v1/admin/lockouts`); no routes when nil.
     public var lockoutAdmin: LockoutAdmin?
+    /// Operators' view of a number's verifications (`/v1/admin/verifications`); no route when nil.
+    public var verificationAdmin: VerificationAdmin?
     /// The server-to-server API keys and their scopes (admin, introspection, metrics routes).
     public var apiKeys = APIKeyring()
     /// Production: `/metrics` needs a key of scope `metrics`, and `/readyz` gives its reasons

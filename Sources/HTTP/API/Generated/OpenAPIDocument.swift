@@ -3755,6 +3755,113 @@ public enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/admin/verifications": {
+      "get": {
+        "operationId": "listVerificationsByNumber",
+        "summary": "A number's recent verifications with their delivery state",
+        "description": "For support (\"I never got my code\"): newest first, at most `limit`. Scope `read`. Codes are never shown.",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "phone_number",
+            "in": "query",
+            "required": true,
+            "description": "The E.164 number (the `+` URL-encoded as `%2B`).",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 32
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "description": "1–100, default 20.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100,
+              "default": 20
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The number's verifications, newest first.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AdminVerifications"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "`invalid_request` (no `phone_number`, a bad `limit`) or `invalid_phone_number` (not E.164).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "invalid_request",
+                                "invalid_phone_number"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -5390,6 +5497,132 @@ public enum OpenAPIDocument {
               "production",
               "development"
             ]
+          }
+        }
+      },
+      "AdminVerification": {
+        "type": "object",
+        "description": "A verification as support sees it: its status, delivery of its latest message, purpose and sends so far (never a code).",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "status",
+          "phone_number",
+          "channel",
+          "expires_at",
+          "resend_available_at",
+          "attempts_remaining",
+          "sends_remaining",
+          "code_length",
+          "created_at",
+          "delivery",
+          "purpose",
+          "sends"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^ver_[0-9a-f]+$",
+            "examples": [
+              "ver_3f9c2d1e8a7b6c5d4e3f2a1b0c9d8e7f"
+            ]
+          },
+          "status": {
+            "$ref": "#/components/schemas/VerificationStatus"
+          },
+          "phone_number": {
+            "type": "string",
+            "pattern": "^\\+[1-9][0-9]{1,14}$",
+            "description": "E.164",
+            "examples": [
+              "+14155552671"
+            ]
+          },
+          "channel": {
+            "type": "string",
+            "enum": [
+              "sms"
+            ]
+          },
+          "expires_at": {
+            "type": "string",
+            "format": "date-time",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "description": "RFC 3339, UTC, whole seconds",
+            "examples": [
+              "2026-11-30T12:05:00Z"
+            ]
+          },
+          "resend_available_at": {
+            "type": "string",
+            "format": "date-time",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "description": "RFC 3339, UTC, whole seconds",
+            "examples": [
+              "2026-11-30T12:05:00Z"
+            ]
+          },
+          "attempts_remaining": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "sends_remaining": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "code_length": {
+            "type": "integer",
+            "minimum": 4,
+            "maximum": 10
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "description": "RFC 3339, UTC, whole seconds",
+            "examples": [
+              "2026-11-30T12:05:00Z"
+            ]
+          },
+          "delivery": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/Delivery"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "purpose": {
+            "type": "string",
+            "enum": [
+              "sign_in",
+              "mfa_enroll",
+              "mfa_step_up",
+              "twilio_compat",
+              "twilio_compat_custom_code"
+            ]
+          },
+          "sends": {
+            "type": "integer",
+            "minimum": 0
+          }
+        }
+      },
+      "AdminVerifications": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "verifications"
+        ],
+        "properties": {
+          "verifications": {
+            "type": "array",
+            "maxItems": 100,
+            "items": {
+              "$ref": "#/components/schemas/AdminVerification"
+            }
           }
         }
       }

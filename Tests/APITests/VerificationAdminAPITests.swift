@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+import VerifyCore
+import VerifyTesting
+import API
+
+/// `GET /v1/admin/verifications`: support's view of a number, behind a `read` key.
+@Suite struct VerificationAdminAPITests {
+    static let admin = "admin-key-verifications-0123"
+
+    @Test func listsANumbersVerificationsWithoutCodes() throws {
+        let h = APITestHarness(apiKeys: APIKeyring(admin: [Self.admin]))
+        let auth = [("Authorization", "Bearer " + Self.admin)]
+        let started = h.call("POST", "/v1/verifications", json: #"{"phone_number":"+14155552671"}"#)
+        #expect(started.status == 201)
+        let code = try h.t.lastCode(for: try #require(started.json["id"]?.stringValue))
+        let listed = h.call("GET", "/v1/admin/verifications", headers: auth, query: ["phone_number": "+14155552671"])
+        #expect(listed.status == 200)
+        guard case .array(let items)? = listed.json["verifications"], let first = items.first else {
+            Issue.record("no verifications listed")
+            return
+        }
+        #expect(first["id"] == started.json["id"])
+        #expect(first["purpose"] == "sign_in" && first["sends"]?.intValue == 1 && first["status"] == "pending")
+        #expect(!"\(listed.json)".contains(code))
+        #expect(h.call("GET", "/v1/admin/verifications", query: ["phone_number": "+14155552671"]).status == 401)
+        #expect(h.call("GET", "/v1/admin/verifications", headers: auth, query: ["phone_number": "nope"]).errorCode == "invalid_phone_number")
+        #expect(h.call("GET", "/v1/admin/verifications", headers: auth).errorCode == "invalid_request")
+        #expect(h.call("GET", "/v1/admin/verifications", headers: auth, query: ["phone_number": "+14155552671", "limit": "1000"]).errorCode == "invalid_request")
+    }
+}
