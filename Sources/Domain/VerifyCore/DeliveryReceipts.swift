@@ -4,17 +4,23 @@ import Foundation
 public struct DeliveryReceipts: Sendable {
     let outbox: any OutboxStore
     let clock: any Clock
+    /// Writes `delivery.updated` with each receipt that changes a message; nil when events are off.
+    let eventRecorder: EventRecorder?
 
-    public init(outbox: any OutboxStore, clock: any Clock) {
+    public init(outbox: any OutboxStore, clock: any Clock, eventRecorder: EventRecorder? = nil) {
         self.outbox = outbox
         self.clock = clock
+        self.eventRecorder = eventRecorder
     }
 
     /// Returns false when no message of `gateway` has that provider id yet: the receipt is held
     /// and applied once the send's result is recorded.
     @discardableResult
     public func record(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?) throws -> Bool {
-        try outbox.recordReceipt(gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: clock.now())
+        let now = clock.now()
+        let event = eventRecorder?.receipt(gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: now)
+        return try outbox.recordReceipt(
+            gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: now, event: event)
     }
 
     /// Twilio `MessageStatus` → delivery status (nil for statuses that say nothing new).

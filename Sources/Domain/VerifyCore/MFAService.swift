@@ -58,14 +58,16 @@ public struct MFAService: Sendable {
         let now = clock.now()
         let max = policy.maxFactors
         let stepUp = Result { try requireRecentStepUp(principal) }
+        let recorder = verifications.eventRecorder
         let checked = try verifications.check(
             id: enrollmentID, code: code, clientIP: clientIP, purposes: [.mfaEnroll], owner: principal
         ) { v, tx in
             let existing = try tx.factors(subject: principal.subject)
             try Self.requireRoom(existing, for: v.phoneNumber, max: max)
             if !existing.isEmpty { try stepUp.get() }
-            try tx.insertFactor(Factor(
-                id: factorID, subject: principal.subject, phoneNumber: v.phoneNumber, countryCode: v.countryCode, createdAt: now))
+            let factor = Factor(id: factorID, subject: principal.subject, phoneNumber: v.phoneNumber, countryCode: v.countryCode, createdAt: now)
+            try tx.insertFactor(factor)
+            try recorder?.factorEnrolled(factor, at: now, in: tx)
         }
         return Factor(
             id: factorID, subject: principal.subject, phoneNumber: checked.verification.phoneNumber,
@@ -131,11 +133,14 @@ public struct MFAService: Sendable {
     }
 
     public func deleteFactor(subject: String, id: String) throws -> Factor {
-        try store.write { tx -> Factor in
+        let recorder = verifications.eventRecorder
+        let now = clock.now()
+        return try store.write { tx -> Factor in
             guard let factor = try tx.factor(id: id), factor.subject == subject else {
                 throw VerifyError(.notFound, "no factor with this id")
             }
             try tx.deleteFactor(id: id)
+            try recorder?.factorDeleted(factor, at: now, in: tx)
             return factor
         }
     }

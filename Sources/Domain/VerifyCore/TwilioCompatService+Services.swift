@@ -56,6 +56,7 @@ extension TwilioCompatService {
     /// Deletes a service; its pending verifications are canceled (their codes stop working).
     public func deleteService(sid: String, accountSID: String) throws {
         let now = clock.now()
+        let recorder = verifications.eventRecorder
         let canceled = try store.twilioCompatWrite { tx -> [String] in
             guard let service = try tx.twilioCompatService(sid: sid), service.accountSID == accountSID else { throw Self.serviceNotFound }
             var canceled: [String] = []
@@ -63,6 +64,7 @@ extension TwilioCompatService {
                 guard var v = try tx.verification(id: id), Self.purposes.contains(v.purpose), v.storedStatus == .pending else { continue }
                 v.storedStatus = .canceled
                 try tx.update(v)
+                try recorder?.canceled(v, at: now, in: tx)
                 try tx.supersedeQueuedMessages(verificationID: id, reason: "verification service deleted", now: now)
                 canceled.append(id)
             }

@@ -9,6 +9,7 @@ extension VerificationService {
     public func approve(id: String, purposes: Set<Purpose> = [.signIn]) throws -> Verification {
         let now = clock.now()
         let protection = self.protection
+        let recorder = eventRecorder
         let approved = try store.write(reading: ReadSet(verifications: [id])) { tx -> Verification in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
                 throw VerifyError.notFound(id)
@@ -18,6 +19,7 @@ extension VerificationService {
             v.storedStatus = .approved
             v.approvedAt = now
             try tx.update(v)
+            try recorder?.approved(v, at: now, in: tx)
             try tx.supersedeQueuedMessages(verificationID: v.id, reason: "verification approved", now: now)
             return v
         }

@@ -113,6 +113,7 @@ extension VerificationService {
         let now = clock.now()
         let hasher = self.hasher
         let protection = self.protection
+        let recorder = eventRecorder
         let reads = ReadSet(
             verifications: [id], limitKeys: protection.limiter.keys(protection.checkSubjects(client: clientIP)),
             factorSubjects: owner.map { [$0.subject] } ?? [])
@@ -125,7 +126,11 @@ extension VerificationService {
             else {
                 return (.failure(VerifyError.notFound(id)), nil)
             }
-            do { try Self.requireUsable(v, now: now) } catch let error as VerifyError { return (.failure(error), v.region) }
+            do { try Self.requireUsable(v, now: now) } catch let error as VerifyError {
+                // Reported once: the event's id is the verification's (later checks insert nothing).
+                if error.code == .expired { try recorder?.failed(v, reason: "expired", at: now, in: tx) }
+                return (.failure(error), v.region)
+            }
             guard code.utf8.count == v.codeLength, code.utf8.allSatisfy(ASCII.isDigit) else {
                 return (.failure(VerifyError(
                     .invalidRequest, "code must be \(v.codeLength) digits", details: ["field": "code"])), v.region)
@@ -141,6 +146,7 @@ extension VerificationService {
                 v.storedStatus = .approved
                 v.approvedAt = now
                 try tx.update(v)
+                try recorder?.approved(v, at: now, in: tx)
                 try onApproved?(v, tx)
                 // A test number's or a caller-chosen code's approval proves nothing about the phone.
                 if !isTestNumber && v.purpose != .twilioCompatCustomCode {
@@ -148,7 +154,10 @@ extension VerificationService {
                 }
                 return (.success(ApprovedCheck(verification: v, credential: nil, rateLimit: report)), v.region)
             }
-            if v.attempts >= v.maxAttempts { v.storedStatus = .maxAttemptsReached }
+            if v.attempts >= v.maxAttempts {
+                v.storedStatus = .maxAttemptsReached
+                try recorder?.failed(v, reason: "max_attempts_reached", at: now, in: tx)
+            }
             try tx.update(v)
             let lockout = try protection.limiter.recordFailedCheck(key: lockoutKey, now: now, in: tx)
             return (.failure(VerifyError(
@@ -167,6 +176,8 @@ extension VerificationService {
 
     /// Runs `body`; a refusal by a rate limit or the fraud guard is counted on its way out.
     func countingRefusals<T>(_ body: () throws -> T) throws -> T {
+        // A paused destination noted during the transaction (refused or not) is reported now.
+        defer { eventRecorder?.flushPauses(to: store) }
         do {
             return try body()
         } catch let error as VerifyError where error.code == .rateLimited || error.code == .suspectedFraud {
@@ -213,6 +224,7 @@ extension VerificationService {
     /// Cancels a verification: its code stops working. Approved verifications cannot be canceled.
     public func cancel(id: String, purposes: Set<Purpose> = [.signIn]) throws -> Verification {
         let now = clock.now()
+        let recorder = eventRecorder
         let (canceled, changed) = try store.write(reading: ReadSet(verifications: [id])) { tx -> (Verification, Bool) in
             guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
                 throw VerifyError.notFound(id)
@@ -223,6 +235,7 @@ extension VerificationService {
             guard v.storedStatus != .canceled else { return (v, false) }
             v.storedStatus = .canceled
             try tx.update(v)
+            try recorder?.canceled(v, at: now, in: tx)
             try tx.supersedeQueuedMessages(verificationID: v.id, reason: "verification canceled", now: now)
             return (v, true)
         }

@@ -40,6 +40,7 @@ extension VerificationService {
                 case .blocked:
                     throw try protection.fraud.refusal(verdict, now: now, in: tx)
                 case .paused:
+                    eventRecorder?.notePause(verdict, at: now)
                     // A paused destination asks for proof instead of refusing, when proof can be asked.
                     guard gate else { throw try protection.fraud.refusal(verdict, now: now, in: tx) }
                     reasons.append(verdict.key.hasPrefix("country:") ? "country_paused" : "block_paused")

@@ -75,14 +75,17 @@ public struct VerificationService: Sendable {
     public let challenges: ChallengeGate
     public let challengePolicy: ChallengePolicy
     let events: any EventSink
+    /// Writes the webhook events of docs/EVENTS.md with the changes; nil when they are off.
+    public let eventRecorder: EventRecorder?
 
     public init(
         store: any VerificationStore, parser: any PhoneNumberParser, hasher: any CodeHasher,
         sealer: any MessageSealer, random: any RandomSource, clock: any Clock, policy: VerificationPolicy,
         composer: any MessageComposer, notifier: any DeliveryNotifier, issuer: CredentialIssuer,
         protection: AbuseProtection = AbuseProtection(), events: any EventSink = NoEvents(),
-        challenges: ChallengeGate = .off, challengePolicy: ChallengePolicy = ChallengePolicy()
+        challenges: ChallengeGate = .off, challengePolicy: ChallengePolicy = ChallengePolicy(), eventRecorder: EventRecorder? = nil
     ) {
+        self.eventRecorder = eventRecorder
         self.challenges = challenges
         self.challengePolicy = challengePolicy
         self.protection = protection
@@ -196,6 +199,7 @@ public struct VerificationService: Sendable {
             let report = try record(screened, screening, now: now, in: tx)
             if let message { try tx.enqueue(message, lease: lease) }
             try tx.insert(verification)
+            try eventRecorder?.started(verification, at: now, in: tx)
             try onStarted?(verification, tx)
             if let scopedKey {
                 try tx.saveIdempotencyRecord(IdempotencyRecord(

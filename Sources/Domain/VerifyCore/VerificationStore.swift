@@ -96,6 +96,9 @@ public protocol StoreTransaction: StoreReader {
     func insertFactor(_ factor: Factor) throws
     func deleteFactor(id: String) throws
     func touchFactor(id: String, at: Date) throws
+    /// Queues an event for the events outbox (docs/EVENTS.md); an event whose id is already
+    /// queued is ignored (events written once per verification or per fraud window).
+    func insertEvent(_ event: WebhookEvent) throws
 }
 
 /// The first response to a request with an `Idempotency-Key`.
@@ -129,7 +132,10 @@ public protocol OutboxStore: Sendable {
     /// it was held (superseded by a resend, its verification ended) keeps that state, unless it
     /// was sent meanwhile: then it records `sent` (and its provider id, for receipts); it is never
     /// queued again.
-    func complete(_ outcomes: [OutboxOutcome], owner: String) throws
+    ///
+    /// `events`, by message id: the event of each outcome, written in the same transaction when
+    /// its outcome is recorded (not when the message stopped being this owner's).
+    func complete(_ outcomes: [OutboxOutcome], owner: String, events: [String: WebhookEvent]) throws
     /// Releases leases this owner still holds (graceful shutdown).
     func releaseLeases(owner: String) throws
     /// Extends this owner's leases on the messages `ids` (those a live worker holds in memory:
@@ -142,7 +148,10 @@ public protocol OutboxStore: Sendable {
     /// recorded), the receipt is held, `complete` applies it once the send is recorded, and this
     /// returns false (false means held, true applied); receipts never matched are purged like
     /// ended messages.
-    func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool
+    /// `event`, when given, is written in the same transaction if the receipt changes a message.
+    func recordReceipt(
+        gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date, event: ReceiptEvent?
+    ) throws -> Bool
     /// Where a message this owner claimed stands, checked just before sending it: still to send,
     /// superseded since the claim (resend, cancel: no longer queued under this lease), or its
     /// verification ended meanwhile (approved, out of attempts, canceled).
@@ -233,6 +242,17 @@ extension StoreTransaction {
 }
 
 extension OutboxStore {
+    /// Records outcomes without events.
+    public func complete(_ outcomes: [OutboxOutcome], owner: String) throws {
+        try complete(outcomes, owner: owner, events: [:])
+    }
+
+    /// Applies a receipt without an event.
+    @discardableResult
+    public func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
+        try recordReceipt(gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: at, event: nil)
+    }
+
     /// Purges everything, idempotency records included, that ended before `cutoff`.
     public func purge(endedBefore cutoff: Date) throws -> Int {
         try purge(endedBefore: cutoff, idempotencyBefore: cutoff)

@@ -198,6 +198,25 @@ enum PostgresSchema {
                 created_at BIGINT NOT NULL
             );
             """),
+        // As SQLite's, plus an index of leases by owner (released at every graceful stop).
+        PostgresMigration(version: 12, name: "events outbox for the main auth server", sql: """
+            CREATE TABLE IF NOT EXISTS events (
+                id TEXT PRIMARY KEY,
+                type TEXT NOT NULL,
+                body TEXT NOT NULL,
+                status TEXT NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                next_attempt_at BIGINT NOT NULL,
+                lease_owner TEXT,
+                lease_until BIGINT
+            );
+            CREATE INDEX IF NOT EXISTS events_due ON events (next_attempt_at) WHERE status = 'queued';
+            CREATE INDEX IF NOT EXISTS events_ended ON events (updated_at) WHERE status <> 'queued';
+            CREATE INDEX IF NOT EXISTS events_lease_owner ON events (lease_owner) WHERE lease_owner IS NOT NULL;
+            """),
     ]
 
     /// Unique constraints whose violation means "a concurrent transaction inserted the same key

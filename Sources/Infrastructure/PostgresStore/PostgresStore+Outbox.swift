@@ -31,24 +31,28 @@ extension PostgresStore {
         }
     }
 
-    public func complete(_ outcomes: [OutboxOutcome], owner: String) throws {
+    public func complete(_ outcomes: [OutboxOutcome], owner: String, events: [String: WebhookEvent]) throws {
         guard !outcomes.isEmpty else { return }
         // One implicit transaction (no sync point between the statements), rows in id order.
         let ordered = outcomes.enumerated().sorted { ($0.element.messageID, $0.offset) < ($1.element.messageID, $1.offset) }
         let statements: [(sql: String, params: [PostgresValue])] = ordered.flatMap { _, o -> [(sql: String, params: [PostgresValue])] in
-            let recorded = (
-                """
+            let event = events[o.messageID]
+            // With an event: written in the same statement, only when the outcome is recorded.
+            let update = """
                 UPDATE outbox SET status = $1, gateway = $2, provider_message_id = COALESCE($3, provider_message_id),
                     last_error = $4, attempts = $5, next_attempt_at = COALESCE($6, next_attempt_at), updated_at = $7,
                     lease_owner = NULL, lease_until = NULL,
                     payload = CASE WHEN $1 = 'queued' THEN payload ELSE NULL END
                 WHERE id = $8 AND lease_owner = $9 AND (status = 'queued' OR ($1 = 'sent' AND status = 'failed'))
-                """,
+                """
+            let recorded = (
+                event == nil ? update : "WITH recorded AS (\(update) RETURNING 1) " + Self.insertEvent(
+                    "SELECT $10, $11, $12, 'queued', 0, $13, $13, $13 WHERE EXISTS (SELECT 1 FROM recorded)"),
                 [
                     .text(o.status.rawValue), PostgresRows.text(o.gateway), PostgresRows.text(o.providerMessageID),
                     PostgresRows.text(o.lastError), .int(Int64(o.attempts)), PostgresRows.millis(o.nextAttemptAt),
                     PostgresRows.millis(o.at), .text(o.messageID), .text(owner),
-                ]
+                ] + (event.map { [.text($0.id), .text($0.type.rawValue), .text($0.body), PostgresRows.millis($0.createdAt)] } ?? [])
             )
             guard o.providerMessageID != nil, o.gateway != nil else { return [recorded] }
             // Sees the update above (same transaction). A receipt held concurrently, after this
@@ -86,7 +90,19 @@ extension PostgresStore {
         }
     }
 
-    public func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
+    public func recordReceipt(
+        gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date, event: ReceiptEvent?
+    ) throws -> Bool {
+        // The event's template gets the message's ids from the rows the receipt changed.
+        let withEvent = event == nil ? "" : """
+            , noted AS (
+                \(Self.insertEvent("""
+                    SELECT $6, $7, jsonb_set(jsonb_set($8::jsonb, '{data,message_id}', to_jsonb(a.id)),
+                        '{data,verification_id}', to_jsonb(a.verification_id))::text, 'queued', 0, $3, $3, $3
+                    FROM applied a
+                    """)) RETURNING 1
+            )
+            """
         // One statement, so one snapshot decides between applying and holding: with separate
         // statements a send committing in between would leave the receipt neither applied nor held.
         let sql = """
@@ -94,7 +110,7 @@ extension PostgresStore {
             applied AS (
                 UPDATE outbox SET status = $1, last_error = COALESCE($2, last_error), updated_at = $3
                 WHERE provider_message_id = $4 AND gateway = $5 AND \(PostgresRows.receiptReplaces("$1", "status"))
-                RETURNING 1
+                RETURNING id, verification_id
             ),
             held AS (
                 INSERT INTO early_receipts (status, last_error, received_at, provider_message_id, gateway)
@@ -104,10 +120,11 @@ extension PostgresStore {
                     received_at = EXCLUDED.received_at
                 WHERE \(PostgresRows.receiptReplaces("EXCLUDED.status", "early_receipts.status"))
                 RETURNING 1
-            )
+            )\(withEvent)
             SELECT EXISTS (SELECT 1 FROM known) AS found
             """
         let params: [PostgresValue] = [.text(status.rawValue), PostgresRows.text(error), PostgresRows.millis(at), .text(providerMessageID), .text(gateway)]
+            + (event.map { [.text($0.id), .text(EventType.deliveryUpdated.rawValue), .text($0.template.body)] } ?? [])
         return try retrying(connectionFailures: true) {
             try pool.withConnection { connection in
                 try trip { try connection.queryFirst(sql, params) }?.bool("found") == true
@@ -196,6 +213,8 @@ extension PostgresStore {
                             ("DELETE FROM early_receipts WHERE received_at < $1", [c]),
                             ("DELETE FROM redeemed_credentials WHERE expires_at < $1", [c]),
                             ("DELETE FROM challenge_replays WHERE expires_at < $1", [c]),
+                            // Events delivered or given up on (not counted).
+                            ("DELETE FROM events WHERE status <> 'queued' AND updated_at < $1", [c]),
                             ("COMMIT", []),
                         ])
                     }

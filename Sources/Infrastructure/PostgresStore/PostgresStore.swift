@@ -47,7 +47,7 @@ import VerifyCore
 /// to the server, one round trip each (see `PostgresStore+TwilioCompat.swift`). Blocking calls
 /// run on the caller's thread; the pool is thread-safe and a transaction holds one connection
 /// throughout.
-public final class PostgresStore: VerificationStore, OutboxStore, SigningKeyStore, Sendable {
+public final class PostgresStore: VerificationStore, OutboxStore, EventOutboxStore, SigningKeyStore, Sendable {
     let pool: PostgresPool
     /// The URL connected to, password replaced by `***`: safe for logs.
     public let displayURL: String

@@ -177,5 +177,25 @@ enum SQLiteSchema {
                 created_at INTEGER NOT NULL
             ) WITHOUT ROWID;
             """),
+        // The events outbox (docs/EVENTS.md): written with the change each event reports, sent by
+        // the event senders with leases like the SMS outbox. IF NOT EXISTS: tests roll
+        // schema_migrations back and migrate again.
+        Migration(version: 12, name: "events outbox for the main auth server", sql: """
+            CREATE TABLE IF NOT EXISTS events (
+                id TEXT PRIMARY KEY,
+                type TEXT NOT NULL,
+                body TEXT NOT NULL,
+                status TEXT NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL,
+                next_attempt_at INTEGER NOT NULL,
+                lease_owner TEXT,
+                lease_until INTEGER
+            );
+            CREATE INDEX IF NOT EXISTS events_due ON events (next_attempt_at) WHERE status = 'queued';
+            CREATE INDEX IF NOT EXISTS events_ended ON events (updated_at) WHERE status <> 'queued';
+            """),
     ]
 }

@@ -5,7 +5,7 @@ import VerifyCore
 
 /// The embedded store: one SQLite file in WAL mode, one writer thread that batches the writes
 /// of concurrent requests into one transaction (group commit), and a pool of readers.
-public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemptionStore, @unchecked Sendable {
+public final class SQLiteStore: VerificationStore, OutboxStore, EventOutboxStore, CredentialRedemptionStore, @unchecked Sendable {
     // @unchecked: its one stored property, `database`, is thread-safe (one writer thread, a locked reader pool).
     let database: Database
 
@@ -70,10 +70,10 @@ public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemp
         }
     }
 
-    public func complete(_ outcomes: [OutboxOutcome], owner: String) throws {
+    public func complete(_ outcomes: [OutboxOutcome], owner: String, events: [String: WebhookEvent]) throws {
         try database.write { db in
             for o in outcomes {
-                try db.run(
+                let recorded = try db.run(
                     """
                     UPDATE outbox SET status = ?, gateway = ?, provider_message_id = COALESCE(?, provider_message_id),
                         last_error = ?, attempts = ?, next_attempt_at = COALESCE(?, next_attempt_at), updated_at = ?,
@@ -86,6 +86,7 @@ public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemp
                         SQLiteRows.text(o.lastError), .integer(Int64(o.attempts)), SQLiteRows.millis(o.nextAttemptAt),
                         SQLiteRows.millis(o.at), .text(o.status.rawValue), .text(o.messageID), .text(owner), .text(o.status.rawValue),
                     ])
+                if recorded > 0, let event = events[o.messageID] { try SQLiteTransaction(db: db).insertEvent(event) }
                 if o.providerMessageID != nil, o.gateway != nil { try Self.applyEarlyReceipt(messageID: o.messageID, db) }
             }
         }
@@ -111,7 +112,9 @@ public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemp
         }
     }
 
-    public func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
+    public func recordReceipt(
+        gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date, event: ReceiptEvent?
+    ) throws -> Bool {
         try database.write { db in
             let params: [SQLiteValue] = [.text(status.rawValue), SQLiteRows.text(error), SQLiteRows.millis(at), .text(providerMessageID), .text(gateway)]
             guard try db.queryOne(
@@ -127,11 +130,18 @@ public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemp
                     """, params)
                 return false
             }
-            try db.run(
+            let changed = try db.query(
                 """
                 UPDATE outbox SET status = ?1, last_error = COALESCE(?2, last_error), updated_at = ?3
                 WHERE provider_message_id = ?4 AND gateway = ?5 AND \(SQLiteRows.receiptReplaces("?1", "status"))
+                RETURNING id, verification_id
                 """, params)
+            if let event {
+                for row in changed {
+                    try SQLiteTransaction(db: db).insertEvent(
+                        event.event(messageID: row.text("id") ?? "", verificationID: row.text("verification_id") ?? ""))
+                }
+            }
             return true
         }
     }
@@ -169,6 +179,8 @@ public final class SQLiteStore: VerificationStore, OutboxStore, CredentialRedemp
             _ = try db.run("DELETE FROM early_receipts WHERE received_at < ?", [c])
             _ = try db.run("DELETE FROM redeemed_credentials WHERE expires_at < ?", [c])
             _ = try db.run("DELETE FROM challenge_replays WHERE expires_at < ?", [c])
+            // Events delivered or given up on (not counted: they are not verifications' data).
+            _ = try db.run("DELETE FROM events WHERE status <> 'queued' AND updated_at < ?", [c])
             return removed
         }
     }

@@ -5,7 +5,7 @@ import VerifyCore
 /// throws leaves nothing behind), like the real stores.
 /// `@unchecked Sendable`: `state` and `commits` change only under `lock`; tests read `commits`
 /// after the writes they count have returned.
-public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRedemptionStore, @unchecked Sendable {
+public final class InMemoryStore: VerificationStore, OutboxStore, EventOutboxStore, CredentialRedemptionStore, @unchecked Sendable {
     // @unchecked: `state` and `commits` are only touched with `lock` held; a transaction works on its own copy.
     struct State {
         var verifications: [String: Verification] = [:]
@@ -24,6 +24,8 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         var twilioCompatLinks: [TwilioCompatVerificationLink] = []
         var challengeReplays: [String: Date] = [:]
         var attestedKeys: [String: AttestedKey] = [:]
+        /// The events outbox, in insertion order.
+        var events: [StoredEvent] = []
     }
 
     private let lock = NSLock()
@@ -84,6 +86,7 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         func touchFactor(id: String, at: Date) throws {
             if let i = state.factors.firstIndex(where: { $0.id == id }) { state.factors[i].lastUsedAt = at }
         }
+        func insertEvent(_ event: WebhookEvent) throws { state.insertEvent(event) }
         func fraudOverride(key: String) throws -> FraudAction? { state.overrides[key] }
         func setFraudOverride(key: String, action: FraudAction?, now: Date) throws { state.overrides[key] = action }
         func fraudStats(since: Date) throws -> [FraudStat] {
@@ -132,7 +135,7 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         return claimed
     }
 
-    public func complete(_ outcomes: [OutboxOutcome], owner: String) throws {
+    public func complete(_ outcomes: [OutboxOutcome], owner: String, events: [String: WebhookEvent]) throws {
         lock.lock()
         defer { lock.unlock() }
         for o in outcomes {
@@ -148,6 +151,7 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
             state.messages[i].updatedAt = o.at
             if let next = o.nextAttemptAt { state.messages[i].nextAttemptAt = next }
             if o.status != .queued { state.messages[i].sealedPayload = [] }
+            if let event = events[o.messageID] { state.insertEvent(event) }
             if let gateway = o.gateway, let provider = o.providerMessageID,
                 let early = state.earlyReceipts.removeValue(forKey: gateway + "|" + provider)
             {
@@ -186,7 +190,9 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         return n
     }
 
-    public func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
+    public func recordReceipt(
+        gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date, event: ReceiptEvent?
+    ) throws -> Bool {
         lock.lock()
         defer { lock.unlock() }
         guard let i = state.messages.firstIndex(where: { $0.gateway == gateway && $0.providerMessageID == providerMessageID }) else {
@@ -194,6 +200,9 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
             if let held = state.earlyReceipts[key], !Self.overrides(status, held.status) { return false }
             state.earlyReceipts[key] = (status, error ?? state.earlyReceipts[key]?.error, at)
             return false
+        }
+        if let event, Self.overrides(status, state.messages[i].status) {
+            state.insertEvent(event.event(messageID: state.messages[i].id, verificationID: state.messages[i].verificationID))
         }
         Self.apply(status, error: error, at: at, to: &state.messages[i])
         return true
@@ -225,6 +234,7 @@ public final class InMemoryStore: VerificationStore, OutboxStore, CredentialRede
         state.messages.removeAll { $0.expiresAt < cutoff && $0.status != .queued }
         state.earlyReceipts = state.earlyReceipts.filter { $0.value.at >= cutoff }
         state.redeemed = state.redeemed.filter { $0.value.expiresAt >= cutoff }
+        state.events.removeAll { $0.status != .queued && $0.updatedAt < cutoff }
         return before - state.verifications.count - state.messages.count - state.idempotency.count
     }
 

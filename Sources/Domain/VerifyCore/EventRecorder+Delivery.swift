@@ -1,0 +1,53 @@
+import Foundation
+
+extension EventRecorder {
+    /// The `delivery.updated` event of a send's recorded outcome (`sent` or `failed`; a retry
+    /// reports nothing), to be written with it; nil when not wanted.
+    public func delivery(_ message: OutboxMessage, outcome: OutboxOutcome) -> WebhookEvent? {
+        guard wants(.deliveryUpdated), outcome.status == .sent || outcome.status == .failed else { return nil }
+        return make(.deliveryUpdated, data: Self.delivery(
+            verificationID: message.verificationID, messageID: message.id, status: outcome.status, gateway: outcome.gateway,
+            providerMessageID: outcome.providerMessageID, error: outcome.lastError), at: outcome.at)
+    }
+
+    /// The `delivery.updated` event of a provider's receipt; the store fills in the message it
+    /// applies to (``ReceiptEvent``). Nil when not wanted.
+    public func receipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) -> ReceiptEvent? {
+        guard wants(.deliveryUpdated) else { return nil }
+        return ReceiptEvent(
+            recorder: self, id: random.timeOrderedIdentifier(prefix: "evt_", at: at), gateway: gateway,
+            providerMessageID: providerMessageID, status: status, error: error, at: at)
+    }
+
+    static func delivery(
+        verificationID: String, messageID: String, status: DeliveryStatus, gateway: String?, providerMessageID: String?, error: String?
+    ) -> [JSONMember] {
+        [
+            JSONMember("verification_id", .string(verificationID)), JSONMember("message_id", .string(messageID)),
+            JSONMember("status", .string(status.rawValue)), JSONMember("gateway", .optional(gateway)),
+            JSONMember("provider_message_id", .optional(providerMessageID)), JSONMember("error", .optional(error)),
+        ]
+    }
+}
+
+/// A receipt's `delivery.updated` event before the store knows which message the receipt
+/// applies to: it is written in the receipt's transaction, only when the receipt changes a
+/// message. SQL stores fill `data.message_id` and `data.verification_id` of `template` in place.
+public struct ReceiptEvent: Sendable {
+    let recorder: EventRecorder
+    public let id: String
+    public let gateway: String
+    public let providerMessageID: String
+    public let status: DeliveryStatus
+    public let error: String?
+    public let at: Date
+
+    /// The event with empty `message_id` and `verification_id`.
+    public var template: WebhookEvent { event(messageID: "", verificationID: "") }
+
+    public func event(messageID: String, verificationID: String) -> WebhookEvent {
+        recorder.make(.deliveryUpdated, data: EventRecorder.delivery(
+            verificationID: verificationID, messageID: messageID, status: status, gateway: gateway,
+            providerMessageID: providerMessageID, error: error), at: at, id: id)
+    }
+}
