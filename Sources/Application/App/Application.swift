@@ -55,13 +55,15 @@ public final class Application: @unchecked Sendable {
         let delivery = DeliveryService(
             configuration: c, store: store, secrets: secrets, listener: listener, clock: clock, random: random, logger: logger,
             consoleOutput: consoleOutput)
+        let events = EventService(configuration: c, store: store, delivery: delivery, clock: clock, random: random, logger: logger)
+        delivery.eventRecorder = events.recorder
         let signingKeys = SigningKeyService(configuration: c, store: store, secrets: secrets, clock: clock, logger: logger)
         let api = APIService(
             configuration: c, store: store, secrets: secrets, listener: listener, delivery: delivery, signingKeys: signingKeys,
             clock: clock, random: random, logger: logger)
         self.listener = listener
         self.delivery = delivery
-        let group = ServiceGroup([store, secrets, listener, delivery, signingKeys, api])
+        let group = ServiceGroup([store, secrets, listener, delivery, events, signingKeys, api])
         self.group = group
         try group.start()
     }

@@ -63,6 +63,8 @@ public struct Configuration: Sendable {
     public var twilio: TwilioSettings?
     public var vonage: VonageSettings?
     public var webhook: WebhookSettings?
+    /// The events receiver (docs/EVENTS.md); nil: events are off and nothing is written.
+    public var events: EventSettings?
     public var gatewayTimeout = 10.0
     public var gatewayConnectTimeout = 3.0
     public var circuitFailures = 5
@@ -117,6 +119,7 @@ public struct Configuration: Sendable {
         readCredentials(&reader)
         readCodes(&reader)
         readGateways(&reader)
+        readEvents(&reader)
         readMessages(&reader)
         readMFA(&reader)
         readOperations(&reader)

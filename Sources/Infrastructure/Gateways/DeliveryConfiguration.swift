@@ -1,3 +1,5 @@
+import VerifyCore
+
 /// Tuning of the delivery worker.
 public struct DeliveryConfiguration: Sendable {
     /// Messages one thread claims at a time.
@@ -20,6 +22,8 @@ public struct DeliveryConfiguration: Sendable {
     /// `Idempotency-Key` replays), even when `retention` is shorter.
     public var idempotencyWindow = 86_400.0
     public var purgeInterval = 60.0
+    /// Writes `delivery.updated` with each recorded send or failure; nil when events are off.
+    public var events: EventRecorder?
 
     public init() {}
 }

@@ -69,7 +69,8 @@ extension DeliveryWorker {
         case .verificationEnded:
             record(OutboxOutcome(
                 messageID: message.id, status: .failed, gateway: nil, providerMessageID: nil,
-                lastError: "verification ended before delivery", nextAttemptAt: nil, attempts: message.attempts, at: clock.now()))
+                lastError: "verification ended before delivery", nextAttemptAt: nil, attempts: message.attempts, at: clock.now()),
+                of: message)
             return false
         }
     }

@@ -37,6 +37,8 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     var inFlight: Set<String> = []
     /// Outcomes not yet written, and when the oldest was added (uptime ns).
     var completions: [OutboxOutcome] = []
+    /// The `delivery.updated` events of buffered outcomes, by message id (events on only).
+    var completionEvents: [String: WebhookEvent] = [:]
     var oldestCompletion: UInt64 = 0
     var running = false
     private var threadsAlive = 0
@@ -269,7 +271,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
             // Claimed from the store (retries, resends), then superseded while it waited here
             // behind slower sends: its row says so (one read; the hand-off path needs none).
             if payload == nil && !isStillQueued(message) { continue }
-            record(deliver(message, payload: payload))
+            record(deliver(message, payload: payload), of: message)
         }
         condition.lock()
         let threadless = !running

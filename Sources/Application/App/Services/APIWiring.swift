@@ -26,7 +26,7 @@ enum APIWiring {
                 ChallengeFactory.Parts(
                     configuration: c, ledger: store, clock: clock, random: random, nonceKey: secrets.keys.challengeNonceKey, logger: logger),
                 events: delivery.metrics),
-            challengePolicy: c.challenges.policy)
+            challengePolicy: c.challenges.policy, eventRecorder: delivery.eventRecorder)
         var dependencies = APIDependencies(
             service: service, keys: keyRing, issuer: issuer, clock: clock, random: random,
             logger: logger,
@@ -44,7 +44,7 @@ enum APIWiring {
         dependencies.verificationAdmin = (store as? any VerificationAdminStore).map { VerificationAdmin(store: $0, clock: clock) }
         dependencies.lockoutAdmin = (store as? any LimitLogAdminStore).map { LockoutAdmin(store: $0, clock: clock, limits: c.limits) }
         if !c.corsOrigins.isEmpty { dependencies.cors = CORSPolicy(origins: Set(c.corsOrigins)) }
-        dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock)
+        dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock, eventRecorder: delivery.eventRecorder)
         dependencies.metrics = delivery.metrics.registry
         dependencies.mfa = MFAService(
             verifications: service, store: store, clock: clock, random: random, issuer: credentials, policy: c.mfa)

@@ -21,6 +21,8 @@ final class DeliveryService: ApplicationService {
     let devInbox: DevInbox?
     private(set) var gateway: FailoverGateway!
     private(set) var worker: DeliveryWorker!
+    /// Writes `delivery.updated` with recorded sends (set before `start`; nil when events are off).
+    var eventRecorder: EventRecorder?
 
     init(
         configuration: Configuration, store: StoreService, secrets: SecretsService, listener: HTTPListenerService, clock: any Clock,
@@ -48,6 +50,7 @@ final class DeliveryService: ApplicationService {
         delivery.idempotencyWindow = Double(c.policy.idempotencyWindow)
         delivery.threads = c.deliveryThreads
         delivery.maxAttempts = c.deliveryMaxAttempts
+        delivery.events = eventRecorder
         let worker = DeliveryWorker(
             outbox: store.store, gateway: gateway, sealer: secrets.sealer, clock: clock, random: random,
             logger: logger, devLog: devInbox, configuration: delivery)
