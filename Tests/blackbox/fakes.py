@@ -140,3 +140,63 @@ class FakeTurnstile:
     def close(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+class EventReceiver:
+    """The main auth server's events endpoint: verifies each POST's Standard Webhooks signature with
+    `key`, records it, and answers `statuses` in turn (then 200), or sleeps `hang` seconds first."""
+
+    def __init__(self, key, statuses=(), hang=0):
+        import base64
+        import hashlib
+        import hmac
+
+        self.key = key
+        self.statuses = list(statuses)
+        self.hang = hang
+        self.received = []
+        self.lock = threading.Lock()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                wid, stamp = self.headers.get("webhook-id", ""), self.headers.get("webhook-timestamp", "")
+                signed = b"%s.%s.%s" % (wid.encode(), stamp.encode(), body)
+                expected = "v1," + base64.b64encode(hmac.new(receiver.key, signed, hashlib.sha256).digest()).decode()
+                with receiver.lock:
+                    status = receiver.statuses.pop(0) if receiver.statuses else 200
+                    receiver.received.append({
+                        "id": wid, "timestamp": stamp, "valid": hmac.compare_digest(expected, self.headers.get("webhook-signature", "")),
+                        "content_type": self.headers.get("Content-Type"), "event": json.loads(body), "status": status,
+                    })
+                if receiver.hang:
+                    time.sleep(receiver.hang)
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = "http://127.0.0.1:%d/events" % self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def events(self, type_=None):
+        with self.lock:
+            return [r for r in self.received if type_ is None or r["event"]["type"] == type_]
+
+    def wait(self, predicate, timeout=10):
+        """Waits until `predicate(received)` holds; returns whether it did."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            with self.lock:
+                if predicate(list(self.received)):
+                    return True
+            time.sleep(0.05)
+        return False
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
