@@ -24,14 +24,16 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
         lock.lock(); claimCalls += 1; lock.unlock()
         return try store.claimDue(limit: limit, now: now, leaseUntil: leaseUntil, owner: owner)
     }
-    func complete(_ outcomes: [OutboxOutcome], owner: String) throws {
+    func complete(_ outcomes: [OutboxOutcome], owner: String, events: [String: WebhookEvent]) throws {
         lock.lock(); completeCalls += 1; lock.unlock()
-        try store.complete(outcomes, owner: owner)
+        try store.complete(outcomes, owner: owner, events: events)
     }
     func releaseLeases(owner: String) throws { try store.releaseLeases(owner: owner) }
     func renewLeases(owner: String, ids: [String], until: Date) throws -> Int { try store.renewLeases(owner: owner, ids: ids, until: until) }
-    func recordReceipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) throws -> Bool {
-        try store.recordReceipt(gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: at)
+    func recordReceipt(
+        gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date, event: ReceiptEvent?
+    ) throws -> Bool {
+        try store.recordReceipt(gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: at, event: event)
     }
     func claimedMessageState(messageID: String, owner: String) throws -> ClaimedMessageState {
         try store.claimedMessageState(messageID: messageID, owner: owner)

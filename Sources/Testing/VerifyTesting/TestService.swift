@@ -13,7 +13,8 @@ public struct TestService {
     /// `challenges`: the mode and providers of a challenge gate whose ledger is the store.
     public init(
         policy: VerificationPolicy = VerificationPolicy(), protection: AbuseProtection = AbuseProtection(), seed: UInt64 = 7,
-        challenges: (mode: ChallengeMode, verifiers: [any ChallengeVerifier])? = nil, challengePolicy: ChallengePolicy = ChallengePolicy()
+        challenges: (mode: ChallengeMode, verifiers: [any ChallengeVerifier])? = nil, challengePolicy: ChallengePolicy = ChallengePolicy(),
+        eventTypes: Set<EventType>? = nil
     ) {
         store = InMemoryStore()
         clock = ManualClock()
@@ -26,7 +27,8 @@ public struct TestService {
             issuer: CredentialIssuer(issuer: "http://issuer.test", audience: "main-auth", keys: FakeSigner(), random: random),
             protection: protection, events: events,
             challenges: challenges.map { [store, events] in ChallengeGate(mode: $0.mode, verifiers: $0.verifiers, ledger: store, events: events) } ?? .off,
-            challengePolicy: challengePolicy)
+            challengePolicy: challengePolicy,
+            eventRecorder: eventTypes.map { [random] in EventRecorder(types: $0, random: random, fraudWindow: protection.fraud.policy.window) })
     }
 
     /// The code inside the newest queued message of a verification (tests read it like a phone would).
