@@ -28,7 +28,7 @@ public struct EventDeliveryConfiguration: Sendable {
 /// a lease (safe across replicas), POST each once, and record delivered / retry later / failed.
 /// Events left leased by a crashed process are claimable once their lease lapses.
 public final class EventDeliveryWorker: @unchecked Sendable {
-    // @unchecked: `running` and `threadsAlive` are only touched with `condition` held; the rest is immutable.
+    // @unchecked: `running`, `stopping` and `threadsAlive` are only touched with `condition` held; the rest is immutable.
     let store: any EventOutboxStore
     let sender: EventSender
     let clock: any Clock
@@ -39,6 +39,8 @@ public final class EventDeliveryWorker: @unchecked Sendable {
     private let outcomes: Counter
     private let condition = NSCondition()
     private var running = false
+    /// Set by `stop`: a thread finishes the POST in hand and puts the rest of its batch back.
+    private var stopping = false
     private var threadsAlive = 0
 
     public init(
@@ -76,6 +78,7 @@ public final class EventDeliveryWorker: @unchecked Sendable {
         condition.lock()
         guard running else { condition.unlock(); return }
         running = false
+        stopping = true
         condition.broadcast()
         while threadsAlive > 0 { condition.wait() }
         condition.unlock()
@@ -88,6 +91,12 @@ public final class EventDeliveryWorker: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return running
+    }
+
+    var isStopping: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping
     }
 
     private func loop() {
@@ -121,7 +130,7 @@ public final class EventDeliveryWorker: @unchecked Sendable {
         for pending in claimed {
             let start = clock.now()
             // Not enough lease left for one more POST (or stopping): put it back, due now.
-            guard isRunning, start.addingTimeInterval(sender.timeout + 1) < leaseUntil else {
+            guard !isStopping, start.addingTimeInterval(sender.timeout + 1) < leaseUntil else {
                 results.append(EventOutcome(
                     eventID: pending.event.id, status: .queued, attempts: pending.attempts, nextAttemptAt: start, lastError: nil, at: start))
                 continue
@@ -161,7 +170,7 @@ public final class EventDeliveryWorker: @unchecked Sendable {
     }
 
     /// 1 s, 2 s, 4 s … capped at `maxBackoff`, each uniform in [d/2, d].
-    func backoff(attempts: Int) -> Double {
+    public func backoff(attempts: Int) -> Double {
         let d = min(configuration.maxBackoff, pow(2, Double(min(max(0, attempts - 1), 30))))
         let millis = UInt64(d * 500)
         return (Double(millis) + Double(random.uniform(below: millis + 1))) / 1000
