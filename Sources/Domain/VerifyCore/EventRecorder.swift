@@ -37,11 +37,12 @@ public struct EventRecorder: Sendable {
 
     // MARK: Verifications
 
-    func started(_ v: Verification, at: Date, in tx: any StoreTransaction) throws {
-        guard wants(.verificationStarted) else { return }
-        try tx.insertEvent(make(.verificationStarted, data: Self.verification(v) + [
+    /// The `verification.started` event of `v`, if wanted.
+    func startedEvent(_ v: Verification, at: Date) -> WebhookEvent? {
+        guard wants(.verificationStarted) else { return nil }
+        return make(.verificationStarted, data: Self.verification(v) + [
             JSONMember("expires_at", .string(RFC3339.format(v.expiresAt))),
-        ], at: at))
+        ], at: at)
     }
 
     func approved(_ v: Verification, at: Date, in tx: any StoreTransaction) throws {

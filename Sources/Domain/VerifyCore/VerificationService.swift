@@ -188,6 +188,8 @@ public struct VerificationService: Sendable {
             // judges strangers' destinations, not it (its sends and approvals are still counted).
             judged: message != nil && !stepUp, challengeable: message != nil && request.purpose == .signIn, outcome: challenge,
             client: request.clientIP)
+        // Built before the transaction: the SQLite writer thread only inserts it.
+        let startedEvent = eventRecorder?.startedEvent(verification, at: now)
         let outcome = try countingRefusals { try store.write(reading: reads) { tx -> StartOutcome in
             if let scopedKey, let record = try tx.idempotencyRecord(key: scopedKey, notBefore: notBefore) {
                 guard record.fingerprint == fingerprint else {
@@ -199,7 +201,7 @@ public struct VerificationService: Sendable {
             let report = try record(screened, screening, now: now, in: tx)
             if let message { try tx.enqueue(message, lease: lease) }
             try tx.insert(verification)
-            try eventRecorder?.started(verification, at: now, in: tx)
+            if let startedEvent { try tx.insertEvent(startedEvent) }
             try onStarted?(verification, tx)
             if let scopedKey {
                 try tx.saveIdempotencyRecord(IdempotencyRecord(
