@@ -3,10 +3,12 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 import signal
 import threading
 import time
 import urllib.parse
+import urllib.request
 
 from conftest import Server
 from fakes import FakeVendor
@@ -126,7 +128,8 @@ def test_twilio_failover_and_signed_status_callbacks(data_dir):
         assert form["StatusCallback"] == callback
         assert twilio.requests[0]["headers"]["Authorization"] == "Basic " + base64.b64encode(b"AC0001:twilio-token").decode()
 
-        fields = {"MessageSid": "SM0123456789abcdef", "MessageStatus": "delivered", "AccountSid": "AC0001"}
+        fields = {"MessageSid": "SM0123456789abcdef", "MessageStatus": "delivered", "AccountSid": "AC0001",
+                  "To": "+14155552671"}
         body = urllib.parse.urlencode(fields).encode()
         headers = {"Content-Type": "application/x-www-form-urlencoded"}
         status, _, _ = server.request("POST", "/v1/webhooks/twilio/status", raw=body, headers=dict(headers, **{"X-Twilio-Signature": "forged"}))
@@ -156,6 +159,12 @@ def test_twilio_failover_and_signed_status_callbacks(data_dir):
         assert status == 204
         _, _, seen = server.request("GET", "/v1/verifications/" + second["id"])
         assert seen["delivery"]["status"] == "delivered"
+        # The delivery metric counts each state per gateway and the recipient's country.
+        with urllib.request.urlopen(server.base + "/metrics", timeout=5) as resp:
+            metrics = resp.read().decode()
+        for labels in ('gateway="twilio",status="sent",country="US"', 'gateway="twilio",status="delivered",country="US"',
+                       'gateway="vonage",status="sent",country="US"', 'gateway="vonage",status="delivered",country="ZZ"'):
+            assert re.search(r"^phoneverify_deliveries_total\{%s\} 1$" % re.escape(labels), metrics, re.M), labels
     finally:
         server.stop()
         twilio.close()

@@ -1,3 +1,4 @@
+import Adapters
 import Foundation
 import Gateways
 import Stores
@@ -14,6 +15,9 @@ final class MetricsSink: EventSink, Sendable {
     private let refusals: Counter
     private let challenges: Counter
     private let challengeReasons: Counter
+    private let deliveries: Counter
+    /// The country of a delivery's recipient, for its label (libphonenumber; off the request path).
+    private let regions = LibPhoneNumberParser()
 
     init(registry: MetricsRegistry) {
         self.registry = registry
@@ -33,6 +37,10 @@ final class MetricsSink: EventSink, Sendable {
         challenges = registry.counter(
             "phoneverify_challenges_total",
             "Challenges asked of clients (once per offered provider), passed and failed, by provider", labels: ["provider", "outcome"])
+        deliveries = registry.counter(
+            "phoneverify_deliveries_total",
+            "Messages by gateway, delivery state (sent and failed from the delivery worker; delivered, undelivered and failed from vendors' receipts) and the recipient's country",
+            labels: ["gateway", "status", "country"])
         challengeReasons = registry.counter(
             "phoneverify_challenge_reasons_total",
             "Why challenges were asked: phone_send_soft, ip_send_exhausted, block_watched, country_paused, always, …", labels: ["reason"])
@@ -57,6 +65,8 @@ final class MetricsSink: EventSink, Sendable {
             challenges.increment([provider, outcome])
         case .challengeReason(let reason):
             challengeReasons.increment([reason])
+        case .delivery(let gateway, let status, let to):
+            deliveries.increment([gateway, status, Self.country(region(of: to))])
         }
     }
 
@@ -75,6 +85,13 @@ final class MetricsSink: EventSink, Sendable {
                 circuits.set(state == .closed ? 0 : state == .halfOpen ? 1 : 2, [name])
             }
         }
+    }
+
+    /// The region libphonenumber gives an E.164 number ("ZZ", its unknown region, when the
+    /// receipt named none).
+    func region(of e164: String) -> String {
+        guard !e164.isEmpty, case .success(let number) = regions.parse(e164, defaultRegion: nil) else { return "ZZ" }
+        return number.region
     }
 
     /// ISO regions are a bounded set; anything else (test numbers: "ZZ", non-geographic: "001") stays as is.

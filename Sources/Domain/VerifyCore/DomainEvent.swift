@@ -15,6 +15,10 @@ public enum DomainEvent: Sendable, Equatable {
     /// A challenge was asked of a client ("asked", once per offered provider), or a submitted
     /// one "passed" or "failed".
     case challenge(provider: String, outcome: String)
+    /// A message reached a delivery state ("sent", "failed" by the worker; "delivered",
+    /// "undelivered", "failed" from a vendor's receipt) through `gateway`, to `to` (E.164, only
+    /// for its country: never logged; empty when the receipt does not say).
+    case delivery(gateway: String, status: String, to: String)
     /// Why a challenge was asked (`phone_send_soft`, `block_watched`, … `always`).
     case challengeReason(String)
 }

@@ -39,7 +39,7 @@ struct DeliveryCallbackRoutes: RouteGroup {
                 let value = { (name: String) in fields.first { $0.0 == name }?.1 }
                 if let sid = value("MessageSid") ?? value("SmsSid"), let status = value("MessageStatus").flatMap(DeliveryReceipts.twilioStatus) {
                     let error = value("ErrorCode").map { "twilio error \($0)" }
-                    try receipts.record(gateway: "twilio", providerMessageID: sid, status: status, error: error)
+                    try receipts.record(gateway: "twilio", providerMessageID: sid, status: status, error: error, to: value("To"))
                 }
                 return HTTPResponse(status: 204)
             }
@@ -60,7 +60,7 @@ struct DeliveryCallbackRoutes: RouteGroup {
                 let value = { (name: String) in fields.first { $0.0 == name }?.1 }
                 if let id = value("messageId") ?? value("message-id"), let status = value("status").flatMap(DeliveryReceipts.vonageStatus) {
                     let code = value("err-code").flatMap { $0 == "0" ? nil : "vonage error \($0)" }
-                    try receipts.record(gateway: "vonage", providerMessageID: id, status: status, error: code)
+                    try receipts.record(gateway: "vonage", providerMessageID: id, status: status, error: code, to: value("msisdn").map { "+" + $0 })
                 }
                 return HTTPResponse(status: 204)
             }

@@ -24,6 +24,8 @@ public struct DeliveryConfiguration: Sendable {
     public var purgeInterval = 60.0
     /// Writes `delivery.updated` with each recorded send or failure; nil when events are off.
     public var events: EventRecorder?
+    /// Counts each message's send or final failure (the delivery metric).
+    public var sink: any EventSink = NoEvents()
 
     public init() {}
 }

@@ -9,6 +9,9 @@ extension DeliveryWorker {
     /// re-sends at most those ~10 ms of messages (their leases lapse).
     func record(_ outcome: OutboxOutcome, of message: OutboxMessage) {
         let event = configuration.events?.delivery(message, outcome: outcome)
+        if outcome.status == .sent || outcome.status == .failed {
+            configuration.sink.record(.delivery(gateway: outcome.gateway ?? "none", status: outcome.status.rawValue, to: message.to))
+        }
         condition.lock()
         let now = DispatchTime.now().uptimeNanoseconds  // read under the lock: never before `oldestCompletion`
         if completions.isEmpty {

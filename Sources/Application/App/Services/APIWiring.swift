@@ -44,7 +44,7 @@ enum APIWiring {
         dependencies.verificationAdmin = (store as? any VerificationAdminStore).map { VerificationAdmin(store: $0, clock: clock) }
         dependencies.lockoutAdmin = (store as? any LimitLogAdminStore).map { LockoutAdmin(store: $0, clock: clock, limits: c.limits) }
         if !c.corsOrigins.isEmpty { dependencies.cors = CORSPolicy(origins: Set(c.corsOrigins)) }
-        dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock, eventRecorder: delivery.eventRecorder)
+        dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock, eventRecorder: delivery.eventRecorder, sink: delivery.metrics)
         dependencies.metrics = delivery.metrics.registry
         dependencies.mfa = MFAService(
             verifications: service, store: store, clock: clock, random: random, issuer: credentials, policy: c.mfa)

@@ -51,6 +51,7 @@ final class DeliveryService: ApplicationService {
         delivery.threads = c.deliveryThreads
         delivery.maxAttempts = c.deliveryMaxAttempts
         delivery.events = eventRecorder
+        delivery.sink = metrics
         let worker = DeliveryWorker(
             outbox: store.store, gateway: gateway, sealer: secrets.sealer, clock: clock, random: random,
             logger: logger, devLog: devInbox, configuration: delivery)
