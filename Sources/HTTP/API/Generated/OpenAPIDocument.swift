@@ -5836,7 +5836,7 @@ public enum OpenAPIDocument {
         }
       },
       "Unauthenticated": {
-        "description": "No valid bearer token (`WWW-Authenticate: Bearer error=\"invalid_token\"`).",
+        "description": "No valid bearer token: `WWW-Authenticate: Bearer error=\"invalid_token\"`, or just `Bearer` when none was sent (RFC 6750 §3.1).",
         "headers": {
           "X-Request-Id": {
             "$ref": "#/components/headers/X-Request-Id"
@@ -6051,11 +6051,11 @@ public enum OpenAPIDocument {
         }
       },
       "WWW-Authenticate-Invalid": {
-        "description": "`Bearer error=\"invalid_token\"`",
+        "description": "`Bearer error=\"invalid_token\"` for a bad token or key; just `Bearer` when the request sent none (RFC 6750 §3.1).",
         "required": true,
         "schema": {
           "type": "string",
-          "pattern": "^Bearer "
+          "pattern": "^Bearer( |$)"
         }
       },
       "WWW-Authenticate-StepUp": {
