@@ -11,10 +11,16 @@ import PackageDescription
 //   Sources/C              system-library targets (Debian packages, see scripts/install-deps) and the C++ shim
 //   Sources/Support        pure Swift beside the layers: Encoding, HTTPMessages, Telemetry, CBOR
 //   Sources/Testing        test support (fakes, thread helpers): test targets only
+//   Sources/Client         the Swift client library for apps (PhoneVerifyClient) and its example
+//                          (phone-sign-in): Foundation only, nothing of the server
 let package = Package(
     name: "PhoneVerify",
+    // Apple platforms the client library supports (URLSession async/await); Linux ignores this.
+    platforms: [.iOS(.v15), .macOS(.v12)],
     products: [
         .executable(name: "phone-verify", targets: ["phone-verify"]),
+        .library(name: "PhoneVerifyClient", targets: ["PhoneVerifyClient"]),
+        .executable(name: "phone-sign-in", targets: ["phone-sign-in"]),
     ],
     targets: [
         // C libraries
@@ -79,6 +85,10 @@ let package = Package(
             path: "Sources/Application/App"),
         .executableTarget(name: "phone-verify", dependencies: ["App"], path: "Sources/Application/phone-verify"),
 
+        // Client: the library apps use (Foundation only) and its example command
+        .target(name: "PhoneVerifyClient", path: "Sources/Client/PhoneVerifyClient"),
+        .executableTarget(name: "phone-sign-in", dependencies: ["PhoneVerifyClient"], path: "Sources/Client/phone-sign-in"),
+
         // Test support: fakes for the domain (manual clock, seeded random, in-memory store, recording
         // gateway) and threads for concurrency tests
         .target(name: "VerifyTesting", dependencies: ["VerifyCore", "HTTPMessages"], path: "Sources/Testing/VerifyTesting"),
@@ -112,5 +122,8 @@ let package = Package(
                 "Challenges", "VerifyCore", "VerifyTesting", "LibCrypto", "HTTPServer", "HTTPMessages", "CurlClient", "Encoding", "CBOR",
             ]),
         .testTarget(name: "LiveTests", dependencies: ["App", "VerifyCore", "HTTPMessages", "LibCrypto"]),
+        // The client's unit tests (canned responses), live tests against the built phone-verify
+        // binary, and its agreement with docs/openapi.json; LibCrypto only mints test tokens.
+        .testTarget(name: "PhoneVerifyClientTests", dependencies: ["PhoneVerifyClient", "LibCrypto"]),
     ]
 )
