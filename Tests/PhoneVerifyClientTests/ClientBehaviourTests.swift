@@ -146,6 +146,15 @@ import Testing
         #expect(live.requests.first?.path == "/v1/verifications/ver_0a1b")
     }
 
+    @Test func aBaseURLWithAPathPrefixIsKept() async throws {
+        let stub = StubServer([.json(200, Canned.verification)])
+        let session = stub.client().session
+        for base in ["http://\(stub.host)/verify", "http://\(stub.host)/verify/"] {
+            _ = try await PhoneVerifyClient(baseURL: URL(string: base)!, session: session).status(verificationID: "ver_1")
+        }
+        #expect(stub.requests.map(\.path) == ["/verify/v1/verifications/ver_1", "/verify/v1/verifications/ver_1"])
+    }
+
     @Test func idsArePercentEncodedAsOnePathSegment() async throws {
         let stub = StubServer([.json(200, Canned.verification)])
         _ = try await stub.client().status(verificationID: "a/b?c")

@@ -50,6 +50,26 @@ public struct Verification: Codable, Sendable, Hashable {
         case createdAt = "created_at"
     }
 
+    /// A verification as the server describes it (for previews and tests; calls return them).
+    public init(
+        id: String, status: VerificationStatus = .pending, phoneNumber: String, channel: Channel = .sms, expiresAt: Date,
+        resendAvailableAt: Date, attemptsRemaining: Int, sendsRemaining: Int, codeLength: Int, createdAt: Date,
+        purpose: String? = nil, delivery: Delivery? = nil
+    ) {
+        self.id = id
+        self.status = status
+        self.phoneNumber = phoneNumber
+        self.channel = channel
+        self.expiresAt = expiresAt
+        self.resendAvailableAt = resendAvailableAt
+        self.attemptsRemaining = attemptsRemaining
+        self.sendsRemaining = sendsRemaining
+        self.codeLength = codeLength
+        self.createdAt = createdAt
+        self.purpose = purpose
+        self.delivery = delivery
+    }
+
     /// Seconds until `resend` is allowed (0 when it is), for a countdown.
     public func secondsUntilResend(now: Date = Date()) -> Int {
         max(0, Int(resendAvailableAt.timeIntervalSince(now).rounded(.up)))

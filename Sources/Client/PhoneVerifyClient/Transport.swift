@@ -49,10 +49,13 @@ extension PhoneVerifyClient {
     func send(
         _ endpoint: Endpoint, id: String? = nil, body: [String: Any]? = nil, bearer: String? = nil, idempotencyKey: String? = nil
     ) async throws -> Data {
-        guard let url = URL(string: endpoint.path(id: id), relativeTo: baseURL) else {
+        // Appended to the base URL's path, so a server behind a path prefix (https://host/verify) works.
+        var base = baseURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        guard let url = URL(string: base + endpoint.path(id: id)) else {
             throw PhoneVerifyError.invalidRequest(field: "id", message: "cannot form a URL")
         }
-        var request = URLRequest(url: url.absoluteURL, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.requestTimeout)
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.requestTimeout)
         request.httpMethod = endpoint.method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
