@@ -3951,13 +3951,7 @@ public enum OpenAPIDocument {
           },
           "reason": {
             "type": "string",
-            "enum": [
-              "too_short",
-              "too_long",
-              "invalid_country_code",
-              "not_a_number",
-              "invalid_for_region"
-            ]
+            "description": "`invalid_phone_number`: one of `too_short`, `too_long`, `invalid_country_code`, `not_a_number`, `invalid_for_region`; `suspected_fraud`: the fraud guard's explanation in words"
           },
           "line_type": {
             "type": "string",
@@ -4034,6 +4028,13 @@ public enum OpenAPIDocument {
               "string",
               "null"
             ]
+          },
+          "providers": {
+            "$ref": "#/components/schemas/ChallengeProviders"
+          },
+          "provider": {
+            "type": "string",
+            "description": "`challenge_failed`: the provider whose token failed"
           }
         }
       },
