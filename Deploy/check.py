@@ -356,10 +356,15 @@ def _kubernetes():
     max_connections = int(hpa["metadata"].get("annotations", {}).get("phone-verify/postgres-max-connections", "0"))
     assert max_connections > 0, "the HPA must declare phone-verify/postgres-max-connections"
     pool = int(config.get("PHONE_VERIFY_POSTGRES_POOL_SIZE", "16"))
-    replicas = hpa["spec"]["maxReplicas"] + int(spec["strategy"]["rollingUpdate"].get("maxSurge", 1))
+    surge = spec["strategy"]["rollingUpdate"].get("maxSurge", "25%")  # Kubernetes' default
+    if isinstance(surge, str) and surge.endswith("%"):
+        surge = -(-hpa["spec"]["maxReplicas"] * int(surge[:-1]) // 100)  # rounded up, as Kubernetes does
+    # A replaced pod keeps its pool while it drains (terminationGracePeriodSeconds) as the next
+    # surge pod starts: one more pod's pool.
+    replicas = hpa["spec"]["maxReplicas"] + int(surge) + 1
     headroom = 3 + 5  # superuser_reserved_connections, migrations and an operator's psql
     assert replicas * pool + headroom <= max_connections, (
-        f"{replicas} replicas (maxReplicas + maxSurge) x pool {pool} + {headroom} = {replicas * pool + headroom} "
+        f"{replicas} pods (maxReplicas + maxSurge + one draining) x pool {pool} + {headroom} = {replicas * pool + headroom} "
         f"exceeds max_connections {max_connections}: lower the pool or maxReplicas, raise max_connections, or add a pooler")
     (metric,) = hpa["spec"]["metrics"]
     assert metric["resource"]["name"] == "cpu" and metric["resource"]["target"]["averageUtilization"] == 70

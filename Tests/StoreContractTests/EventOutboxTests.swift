@@ -102,9 +102,12 @@ import VerifyTesting
         let recorder = EventRecorder(random: SeededRandom(seed: 1))
         let receipt = try #require(recorder.receipt(gateway: "twilio", providerMessageID: "SM1", status: .delivered, error: nil, at: t0))
         #expect(try store.recordReceipt(gateway: "twilio", providerMessageID: "SM1", status: .delivered, error: nil, at: t0, event: receipt))
-        // A receipt that changes nothing (a late "sent" after "delivered") reports nothing.
-        let late = try #require(recorder.receipt(gateway: "twilio", providerMessageID: "SM1", status: .sent, error: nil, at: t0))
-        #expect(try store.recordReceipt(gateway: "twilio", providerMessageID: "SM1", status: .sent, error: nil, at: t0, event: late))
+        // A receipt "sent" repeats what the send reported: no event at all.
+        #expect(recorder.receipt(gateway: "twilio", providerMessageID: "SM1", status: .sent, error: nil, at: t0) == nil)
+        // The vendor repeats "delivered": the same event id, written once.
+        let again = try #require(recorder.receipt(gateway: "twilio", providerMessageID: "SM1", status: .delivered, error: nil, at: t0))
+        #expect(again.id == receipt.id && receipt.id == "evt_dlv_twilio_SM1_delivered")
+        #expect(try store.recordReceipt(gateway: "twilio", providerMessageID: "SM1", status: .delivered, error: nil, at: t0, event: again))
         let claimed = try outbox.claimEvents(limit: 10, now: t0, leaseUntil: t0.addingTimeInterval(30), owner: "A")
         #expect(Set(claimed.map(\.event.id)) == ["evt_sent", receipt.id])
         let delivered = try #require(claimed.first { $0.event.id == receipt.id })

@@ -52,6 +52,10 @@ import VerifyTesting
         #expect(try data(failed[0])["verification_id"]?.stringValue == guessed.id)
         #expect(try data(failed[1])["reason"]?.stringValue == "expired")
         #expect(try data(failed[1])["verification_id"]?.stringValue == expired.id)
+        // Canceling a verification that already ended reports no second terminal event.
+        _ = try t.service.cancel(id: guessed.id)
+        _ = try t.service.cancel(id: expired.id)
+        #expect(!t.store.events.contains { $0.type == .verificationCanceled })
     }
 
     @Test func onlyTheListedTypesAreWrittenAndNoneWhenOff() throws {

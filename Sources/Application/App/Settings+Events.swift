@@ -23,7 +23,7 @@ extension Settings {
         "seconds one event POST may take in all (connecting included)")
 
     public static let eventsMaxAttempts = Setting<Int>(
-        "PHONE_VERIFY_EVENTS_MAX_ATTEMPTS", .events, .int(1...100), default: "24",
+        "PHONE_VERIFY_EVENTS_MAX_ATTEMPTS", .events, .int(1...1000), default: "120",
         "POSTs per event before it is marked failed (backoff 1 s doubling, at most 15 min apart)")
 
     public static let eventsMaxAge = Setting<Int>(

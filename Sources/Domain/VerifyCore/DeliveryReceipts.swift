@@ -25,7 +25,8 @@ public struct DeliveryReceipts: Sendable {
         let event = eventRecorder?.receipt(gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: now)
         let applied = try outbox.recordReceipt(
             gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: now, event: event)
-        if applied { sink.record(.delivery(gateway: gateway, status: status.rawValue, to: to ?? "")) }
+        // A receipt `sent` repeats what the delivery worker counted when it sent the message.
+        if applied, status != .sent { sink.record(.delivery(gateway: gateway, status: status.rawValue, to: to ?? "")) }
         return applied
     }
 

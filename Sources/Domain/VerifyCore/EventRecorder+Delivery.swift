@@ -12,11 +12,21 @@ extension EventRecorder {
 
     /// The `delivery.updated` event of a provider's receipt; the store fills in the message it
     /// applies to (``ReceiptEvent``). Nil when not wanted.
+    /// Vendors call back several times per state (Twilio: queued, sending, sent all mean `sent`,
+    /// which the delivery worker reported already): a receipt `sent` writes no event, and the
+    /// others get an id made of the message and the state, so a repeated callback writes the
+    /// same event once (the store ignores a second insert of an id).
     public func receipt(gateway: String, providerMessageID: String, status: DeliveryStatus, error: String?, at: Date) -> ReceiptEvent? {
-        guard wants(.deliveryUpdated) else { return nil }
+        guard wants(.deliveryUpdated), status != .sent else { return nil }
+        let safe = String(String.UnicodeScalarView(providerMessageID.unicodeScalars.filter(Self.isIDScalar).prefix(64)))
         return ReceiptEvent(
-            recorder: self, id: random.timeOrderedIdentifier(prefix: "evt_", at: at), gateway: gateway,
+            recorder: self, id: "evt_dlv_" + gateway + "_" + safe + "_" + status.rawValue, gateway: gateway,
             providerMessageID: providerMessageID, status: status, error: error, at: at)
+    }
+
+    /// The characters of a provider's message id kept in an event id.
+    static func isIDScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-")
     }
 
     static func delivery(

@@ -233,9 +233,12 @@ extension VerificationService {
                 throw VerifyError(.alreadyUsed, "the verification was already approved")
             }
             guard v.storedStatus != .canceled else { return (v, false) }
+            // One terminal event per verification: one that already ended (max attempts,
+            // expired) is marked canceled without a second one.
+            let ended = v.status(at: now) != .pending
             v.storedStatus = .canceled
             try tx.update(v)
-            try recorder?.canceled(v, at: now, in: tx)
+            if !ended { try recorder?.canceled(v, at: now, in: tx) }
             try tx.supersedeQueuedMessages(verificationID: v.id, reason: "verification canceled", now: now)
             return (v, true)
         }

@@ -7,7 +7,9 @@ public struct EventDeliveryConfiguration: Sendable {
     public var threads = 2
     /// Events claimed per round trip.
     public var batch = 16
-    public var maxAttempts = 24
+    /// With waits capped at 15 minutes, 120 attempts outlast the default maximum age (24 h), so
+    /// the age decides when a down receiver's events are given up, as documented.
+    public var maxAttempts = 120
     /// Seconds after its creation an event stops being retried.
     public var maxAge = 86_400.0
     /// Seconds between looks at the store when there was nothing to send.
