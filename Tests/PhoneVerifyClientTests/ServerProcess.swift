@@ -43,14 +43,14 @@ final class ServerProcess: @unchecked Sendable {
         return root.appendingPathComponent(".build/debug/phone-verify").path
     }
 
-    /// Starts the server with MFA (an HS256 main auth server) and a 1-second resend cooldown,
+    /// Starts the server with MFA (an HS256 main auth server) and a 3-second resend cooldown,
     /// plus `environment`; waits at most 20 s for it to listen.
     init(environment: [String: String] = [:]) throws {
         dataDirectory = NSTemporaryDirectory() + "phone-verify-client-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PHONE_VERIFY_") }
         env.merge([
-            "PHONE_VERIFY_LISTEN": "127.0.0.1:0", "PHONE_VERIFY_DATA_DIR": dataDirectory, "PHONE_VERIFY_RESEND_COOLDOWN": "1",
+            "PHONE_VERIFY_LISTEN": "127.0.0.1:0", "PHONE_VERIFY_DATA_DIR": dataDirectory, "PHONE_VERIFY_RESEND_COOLDOWN": "3",
             "PHONE_VERIFY_AUTH_CORE_HS256_SECRET": Self.sessionSecret, "PHONE_VERIFY_AUTH_CORE_ISSUER": Self.sessionIssuer,
             "PHONE_VERIFY_AUTH_CORE_AUDIENCE": Self.sessionAudience,
         ]) { $1 }
