@@ -18,7 +18,8 @@ def run(args, data_dir, env=None):
 def test_phone_parse_explains_numbers(data_dir):
     ok = json.loads(run(["phone", "parse", "07400 123456", "--region", "GB"], data_dir).stdout)
     assert ok == {"valid": True, "e164": "+447400123456", "region": "GB", "type": "mobile",
-                  "international": "+44 7400 123456", "reason": None}
+                  "international": "+44 7400 123456", "reason": None,
+                  "source": "libphonenumber", "range": None}
     bad = json.loads(run(["phone", "parse", "+1 415 555"], data_dir).stdout)
     assert bad["valid"] is False and bad["reason"] == "too_short" and bad["e164"] is None
 

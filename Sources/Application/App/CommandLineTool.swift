@@ -27,7 +27,7 @@ public enum CommandLineTool {
                 return 0
             }
         case "phone":
-            return phone(Array(args.dropFirst()))
+            return PhoneCommand.run(Array(args.dropFirst()), environment: environment)
         case "keys":
             return withConfiguration(environment) { c in try KeysCommand.run(Array(args.dropFirst()), c) }
         case "config":
@@ -106,26 +106,6 @@ public enum CommandLineTool {
                 return 64
             }
         }
-    }
-
-    /// `phone parse NUMBER [--region XX]`: one JSON object, the same parser as the API.
-    static func phone(_ args: [String]) -> Int32 {
-        guard args.first == "parse", args.count >= 2 else {
-            FileHandle.standardError.write(Data("usage: phone-verify phone parse NUMBER [--region XX]\n".utf8))
-            return 64
-        }
-        var region: String?
-        if let i = args.firstIndex(of: "--region"), i + 1 < args.count { region = args[i + 1].uppercased() }
-        let result: JSONValue
-        switch LibPhoneNumberParser().parse(args[1], defaultRegion: region) {
-        case .success(let n):
-            result = ["valid": true, "e164": .string(n.e164), "region": .string(n.region), "type": .string(n.lineType.rawValue),
-                      "international": .string(n.international), "reason": .null]
-        case .failure(let problem):
-            result = ["valid": false, "e164": .null, "region": .null, "type": .null, "reason": .string(problem.rawValue)]
-        }
-        print(result.encodedString())
-        return 0
     }
 
     static func serve(environment: [String: String]) -> Int32 {

@@ -34,6 +34,8 @@ public struct Configuration: Sendable {
     public var signingAlgorithm = "ES256"
     public var codeSecret: String?
     public var policy = VerificationPolicy()
+    /// Ranges declared valid beyond libphonenumber's metadata (Configuration+NumberRanges).
+    public var numberRanges: [NumberRange] = []
     public var gateways = ["console"]
     public var appName = "PhoneVerify"
     public var otpDomain: String?
@@ -118,6 +120,7 @@ public struct Configuration: Sendable {
         readServer(&reader)
         readCredentials(&reader)
         readCodes(&reader)
+        readNumberRanges(&reader)
         readGateways(&reader)
         readEvents(&reader)
         readMessages(&reader)

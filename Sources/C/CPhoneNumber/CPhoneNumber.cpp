@@ -154,3 +154,14 @@ extern "C" CPNParseError cpn_parse(const char *input, size_t input_length,
     }
     return out->parse_error;
 }
+
+extern "C" int cpn_country_code_for_region(const char *region) {
+    if (region == nullptr || strnlen(region, 3) != 2) return 0;
+    bool given = false;
+    const std::string normalised = normaliseRegion(region, &given);
+    try {
+        return PhoneNumberUtil::GetInstance()->GetCountryCodeForRegion(normalised);
+    } catch (...) {
+        return 0;
+    }
+}

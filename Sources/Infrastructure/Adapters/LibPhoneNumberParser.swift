@@ -17,4 +17,10 @@ public struct LibPhoneNumberParser: PhoneNumberParser {
                 lineType: LineType(rawValue: info.type.rawValue) ?? .unknown, international: info.international))
         }
     }
+
+    /// The country calling code of an ISO 3166-1 alpha-2 region (e.g. 229 for "BJ"), or nil when
+    /// libphonenumber's metadata does not know the region.
+    public func countryCode(forRegion region: String) -> Int? {
+        utility.countryCode(forRegion: region)
+    }
 }

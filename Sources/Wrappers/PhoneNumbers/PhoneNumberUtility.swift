@@ -40,6 +40,13 @@ public struct PhoneNumberUtility: Sendable {
         ))
     }
 
+    /// The country calling code of an ISO 3166-1 alpha-2 region (case-insensitive), for example
+    /// `229` for `"BJ"`; `nil` when the metadata does not know the region.
+    public func countryCode(forRegion region: String) -> Int? {
+        let code = region.withCString { cpn_country_code_for_region($0) }
+        return code > 0 ? Int(code) : nil
+    }
+
     /// Runs the C facade on the UTF-8 bytes of `text` (embedded NULs included).
     private static func callC(_ text: String, defaultRegion: String?) -> CPNResult {
         var result = CPNResult()

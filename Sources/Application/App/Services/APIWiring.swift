@@ -17,7 +17,7 @@ enum APIWiring {
         let credentials = CredentialIssuer(
             issuer: issuer, audience: c.audience, lifetime: c.credentialTTL, keys: keyRing, random: random)
         let service = VerificationService(
-            store: store, parser: LibPhoneNumberParser(), hasher: HMACCodeHasher(key: secrets.keys.codeHashKey), sealer: secrets.sealer,
+            store: store, parser: DeclaredRangesParser(inner: LibPhoneNumberParser(), ranges: c.numberRanges), hasher: HMACCodeHasher(key: secrets.keys.codeHashKey), sealer: secrets.sealer,
             random: random, clock: clock, policy: c.policy,
             composer: TemplateComposer(appName: c.appName, otpDomain: c.otpDomain, androidAppHash: c.androidAppHash, overrides: c.templateOverrides),
             notifier: delivery.worker, issuer: credentials,

@@ -84,6 +84,13 @@ typedef struct CPNResult {
 CPNParseError cpn_parse(const char *input, size_t input_length,
                         const char *default_region, CPNResult *out);
 
+/**
+ * The country calling code of an ISO 3166-1 alpha-2 `region` (case-insensitive), e.g. 229
+ * for "BJ"; 0 when libphonenumber's metadata does not know the region (or `region` is NULL,
+ * empty or not two letters). Never throws.
+ */
+int cpn_country_code_for_region(const char *region);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif
