@@ -2,7 +2,7 @@ import VerifyCore
 
 /// The text of PHONE_VERIFY_NUMBER_RANGES_FILE: one declared range per line,
 /// `REGION PREFIX LENGTH LINE_TYPE` (e.g. `BJ 01 10 mobile`), `#` comments and blank lines
-/// allowed. Every bad line is reported with its number; none stops the others being read.
+/// allowed; LF or CRLF line ends. Every bad line is reported with its number; none stops the others being read.
 struct NumberRangesFile {
     /// The country calling code of a region, nil for a region the metadata does not know.
     let countryCode: (String) -> Int?
@@ -10,10 +10,10 @@ struct NumberRangesFile {
     func parse(_ text: String) -> (ranges: [NumberRange], problems: [String]) {
         var ranges: [NumberRange] = [], problems: [String] = []
         var declared: [String: Int] = [:]
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = index + 1
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             if fields.isEmpty { continue }
             switch range(fields) {
             case .success(let range):
