@@ -284,3 +284,54 @@ def test_switching_algorithm_rotates_without_a_gap(data_dir):
         assert sorted(k["kty"] for k in jwks["keys"]) == ["EC", "OKP"]
     finally:
         server.stop()
+
+
+def test_phone_parse_says_when_a_declared_range_made_a_number_valid(data_dir):
+    refused = json.loads(run(["phone", "parse", "+2290197000000"], data_dir).stdout)
+    assert refused["valid"] is False and refused["source"] == "libphonenumber"  # 2022 metadata: 8 digits
+    ranges = os.path.join(data_dir, "ranges.txt")
+    with open(ranges, "w") as f:
+        f.write("# Benin moved to 10 digits (01 + the old 8) in 2024\nBJ 01 10 mobile\n")
+    env = {"PHONE_VERIFY_NUMBER_RANGES_FILE": ranges}
+    declared = json.loads(run(["phone", "parse", "01 97 00 00 00", "--region", "bj"], data_dir, env).stdout)
+    assert declared == {"valid": True, "e164": "+2290197000000", "region": "BJ", "type": "mobile",
+                        "international": "+229 0197000000", "reason": None, "source": "declared_range",
+                        "range": {"region": "BJ", "prefix": "01", "length": 10, "type": "mobile"}}
+    known = json.loads(run(["phone", "parse", "+22997000000"], data_dir, env).stdout)
+    assert known["valid"] is True and known["source"] == "libphonenumber" and known["range"] is None
+
+
+def test_a_bad_ranges_file_is_a_configuration_error_naming_the_line(data_dir):
+    ranges = os.path.join(data_dir, "ranges.txt")
+    with open(ranges, "w") as f:
+        f.write("BJ 01 10 mobile\nZZ 01 10 mobile\nBJ 01 99 mobile\n")
+    env = {"PHONE_VERIFY_NUMBER_RANGES_FILE": ranges}
+    parsed = run(["phone", "parse", "+2290197000000"], data_dir, env)
+    assert parsed.returncode == 78 and "line 2: unknown region" in parsed.stderr and "line 3: length" in parsed.stderr
+    checked = run(["config", "check"], data_dir, env)
+    assert checked.returncode == 78
+    assert any("PHONE_VERIFY_NUMBER_RANGES_FILE" in p and "line 2" in p for p in json.loads(checked.stdout)["problems"])
+    served = run(["serve"], data_dir, dict(env, PHONE_VERIFY_LISTEN="127.0.0.1:0"))
+    assert served.returncode == 78 and "line 3" in served.stderr
+
+
+def test_the_service_starts_a_number_only_a_declared_range_makes_valid(data_dir):
+    number = "+2290197000000"
+    server = Server(data_dir).start()
+    try:
+        status, _, body = server.request("POST", "/v1/verifications", {"phone_number": number})
+        assert status == 400, body
+    finally:
+        server.stop()
+    ranges = os.path.join(data_dir, "ranges.txt")
+    with open(ranges, "w") as f:
+        f.write("BJ 01 10 mobile\n")
+    server = Server(data_dir, {"PHONE_VERIFY_NUMBER_RANGES_FILE": ranges}).start()
+    try:
+        status, _, body = server.request("POST", "/v1/verifications", {"phone_number": "+229 01 97 00 00 00"})
+        assert status == 201, body
+        code = server.wait_for_code(body["id"], number)
+        status, _, checked = server.request("POST", f"/v1/verifications/{body['id']}/check", {"code": code})
+        assert status == 200 and checked["status"] == "approved", checked
+    finally:
+        server.stop()
