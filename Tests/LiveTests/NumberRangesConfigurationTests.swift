@@ -82,5 +82,15 @@ import VerifyCore
         #expect(reply.status == 201, "\(reply.json)")
         let id = try #require(reply.json["id"]?.stringValue)
         #expect(try server.code(for: id, phone: "+2290197000000").count == 6)
+        // The delivery's country label comes from the same ranges, not "ZZ".
+        var text = ""
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            text = try String(contentsOf: URL(string: server.base + "/metrics")!, encoding: .utf8)
+            if text.contains(#"phoneverify_deliveries_total{gateway="console",status="sent",country="BJ"} 1"#) { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < deadline
+        #expect(text.contains(#"phoneverify_deliveries_total{gateway="console",status="sent",country="BJ"} 1"#), "\(text.split(separator: "\n").filter { $0.contains("deliveries") })")
+        #expect(text.contains(#"phoneverify_verifications_total{event="started",country="BJ",purpose="sign_in"} 1"#))
     }
 }

@@ -16,11 +16,13 @@ final class MetricsSink: EventSink, Sendable {
     private let challenges: Counter
     private let challengeReasons: Counter
     private let deliveries: Counter
-    /// The country of a delivery's recipient, for its label (libphonenumber; off the request path).
-    private let regions = LibPhoneNumberParser()
+    /// The country of a delivery's recipient, for its label (libphonenumber and the declared
+    /// ranges, as for the start; off the request path).
+    private let regions: DeclaredRangesParser
 
-    init(registry: MetricsRegistry) {
+    init(registry: MetricsRegistry, numberRanges: [NumberRange] = []) {
         self.registry = registry
+        regions = DeclaredRangesParser(inner: LibPhoneNumberParser(), ranges: numberRanges)
         verifications = registry.counter(
             "phoneverify_verifications_total",
             "Verifications by event (started, approved, max_attempts) and country", labels: ["event", "country", "purpose"])

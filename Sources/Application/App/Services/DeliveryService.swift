@@ -16,7 +16,7 @@ final class DeliveryService: ApplicationService {
     let logger: Logger
     let consoleOutput: (@Sendable (String) -> Void)?
     /// Domain events become metrics here; `/metrics` serves its registry.
-    let metrics = MetricsSink(registry: MetricsRegistry())
+    let metrics: MetricsSink
     /// In development mode, the record of sent messages (the dev inbox reads it).
     let devInbox: DevInbox?
     private(set) var gateway: FailoverGateway!
@@ -37,6 +37,7 @@ final class DeliveryService: ApplicationService {
         self.logger = logger
         self.consoleOutput = consoleOutput
         devInbox = configuration.mode == .development ? DevInbox() : nil
+        metrics = MetricsSink(registry: MetricsRegistry(), numberRanges: configuration.numberRanges)
     }
 
     func start() throws {
