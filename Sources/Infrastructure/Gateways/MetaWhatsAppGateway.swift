@@ -74,7 +74,7 @@ public struct MetaWhatsAppGateway: SMSGateway {
 
     public func send(_ sms: SMS) -> GatewayResult {
         let c = configuration
-        let url = c.baseURL + "/" + c.apiVersion + "/" + c.phoneNumberID + "/messages"
+        let url = c.baseURL + "/" + FormEncoding.percentEncode(c.apiVersion) + "/" + FormEncoding.percentEncode(c.phoneNumberID) + "/messages"
         let request = HTTPClientRequest.json(
             url: url, body: payload(for: sms).encoded(),
             headers: [(name: "Authorization", value: "Bearer " + c.accessToken)])
