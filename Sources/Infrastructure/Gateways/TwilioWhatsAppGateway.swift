@@ -1,7 +1,6 @@
 import Foundation
 import CurlClient
 import VerifyCore
-import Encoding
 
 /// Settings of the Twilio WhatsApp gateway (Programmable Messaging with Content templates).
 public struct TwilioWhatsAppConfiguration: Sendable {
