@@ -1,0 +1,130 @@
+import Foundation
+import CurlClient
+import VerifyCore
+import Encoding
+
+/// Settings of the Twilio Programmable Voice gateway (verification codes by phone call).
+public struct TwilioVoiceConfiguration: Sendable {
+    public var baseURL = "https://api.twilio.com"
+    public var accountSID: String
+    public var authToken: String
+    /// The caller id (E.164): a Twilio voice number of this account or a verified caller id.
+    /// Alphanumeric senders and Messaging Services cannot place calls.
+    public var from: String
+    /// Where Twilio posts call status callbacks (`answered`, `completed`), if reachable.
+    public var statusCallbackURL: String?
+    /// The name said in the intro ("Your Acme verification code is").
+    public var appName: String
+    /// Twilio `voice` per speech locale ("en-US" → "Polly.Joanna"); a locale not listed gets
+    /// Twilio's default voice for its `language`.
+    public var voices: [String: String]
+    /// Seconds Twilio lets the phone ring before giving up (Twilio's `Timeout`, default 60).
+    public var ringTimeoutSeconds: Int?
+
+    /// Amazon Polly standard voices Twilio offers for the built-in speech locales.
+    public static let defaultVoices: [String: String] = [
+        "en-US": "Polly.Joanna", "en-GB": "Polly.Amy", "en-AU": "Polly.Nicole", "en-IN": "Polly.Aditi",
+        "es-ES": "Polly.Lucia", "es-MX": "Polly.Mia", "es-US": "Polly.Lupe", "fr-FR": "Polly.Lea",
+        "fr-CA": "Polly.Chantal", "de-DE": "Polly.Vicki", "pt-BR": "Polly.Camila", "pt-PT": "Polly.Ines",
+    ]
+
+    public init(
+        accountSID: String, authToken: String, from: String, appName: String, baseURL: String = "https://api.twilio.com",
+        statusCallbackURL: String? = nil, voices: [String: String] = TwilioVoiceConfiguration.defaultVoices,
+        ringTimeoutSeconds: Int? = nil
+    ) {
+        self.accountSID = accountSID
+        self.authToken = authToken
+        self.from = from
+        self.appName = appName
+        self.baseURL = baseURL
+        self.statusCallbackURL = statusCallbackURL
+        self.voices = voices
+        self.ringTimeoutSeconds = ringTimeoutSeconds
+    }
+}
+
+/// Calls through `POST /2010-04-01/Accounts/{AccountSid}/Calls.json` (form-encoded, HTTP Basic)
+/// with the script as inline `Twiml`: the code travels only in the request body, never in a URL
+/// Twilio would fetch or log. The call's `sid` is the provider id; whether it was answered is
+/// known later, from the status callback.
+public struct TwilioVoiceGateway: SMSGateway {
+    public let name = "twilio-voice"
+    let configuration: TwilioVoiceConfiguration
+    let composer: VoiceScriptComposer
+
+    /// Errors about the destination itself, no other gateway would do better: 21211 invalid
+    /// To, 21214 To cannot be reached, 21217 not a valid phone number, 13223 not E.164, 13224
+    /// a number Twilio cannot call (invalid or non-existent).
+    static let destinationErrors: Set<Int64> = [21211, 21214, 21217, 13223, 13224]
+    /// This account cannot call this destination while it works for others; another gateway
+    /// may: 21215 geo permissions, 21216 blocked by Twilio (high-risk or regulated destination),
+    /// 13227 no international calling permission.
+    static let unroutableErrors: Set<Int64> = [21215, 21216, 13227]
+
+    let http: GatewayHTTP
+
+    public init(configuration: TwilioVoiceConfiguration, http: GatewayHTTP) {
+        self.configuration = configuration
+        self.http = http
+        self.composer = VoiceScriptComposer(appName: configuration.appName)
+    }
+
+    /// The form fields of the call for `sms`: To, From, Twiml, and the callback settings.
+    func fields(for sms: SMS) -> [(String, String)] {
+        let c = configuration
+        let script = composer.script(code: sms.code, locale: sms.locale)
+        var fields = [("To", sms.to), ("From", c.from), ("Twiml", script.twiml(voice: c.voices[script.speechLocale]))]
+        if let timeout = c.ringTimeoutSeconds { fields.append(("Timeout", String(timeout))) }
+        if let callback = c.statusCallbackURL {
+            fields += [
+                ("StatusCallback", callback), ("StatusCallbackMethod", "POST"),
+                ("StatusCallbackEvent", "answered"), ("StatusCallbackEvent", "completed"),
+            ]
+        }
+        return fields
+    }
+
+    public func send(_ sms: SMS) -> GatewayResult {
+        let c = configuration
+        var request = HTTPClientRequest.form(
+            url: c.baseURL + "/2010-04-01/Accounts/" + FormEncoding.percentEncode(c.accountSID) + "/Calls.json",
+            fields: fields(for: sms))
+        request.basicAuth = BasicAuth(user: c.accountSID, password: c.authToken)
+        let response: HTTPClientResponse
+        switch http.send(request, gateway: name) {
+        case .failure(let failure): return failure.result
+        case .success(let r): response = r
+        }
+        let body = GatewayHTTP.json(response)
+        if response.isSuccess {
+            guard let sid = body?["sid"]?.stringValue else {
+                return .retryable(reason: "\(name): HTTP \(response.status) without a call sid", retryAfter: nil)
+            }
+            return .sent(via: name, providerMessageID: sid, status: .sent)
+        }
+        let code = body?["code"]?.intValue
+        // Twilio's message, never the raw body: an error about the Twiml could quote the script.
+        let message = VoiceRedaction.redact(body?["message"]?.stringValue ?? "no JSON error", code: sms.code)
+        let detail = "code \(code.map(String.init) ?? "-"): \(message)"
+        if let transient = GatewayHTTP.transient(response, gateway: name, detail: detail) { return transient }
+        if let code, Self.destinationErrors.contains(code) { return .permanent(reason: "\(name) \(detail)") }
+        if let code, Self.unroutableErrors.contains(code) { return .unroutable(reason: "\(name) \(detail)") }
+        // Credentials, caller id (21210 not verified) or account problems: another gateway may work.
+        return .retryable(reason: "\(name): HTTP \(response.status) \(detail)", retryAfter: nil)
+    }
+}
+
+/// Keeps codes out of vendor error texts before they reach logs and delivery rows.
+enum VoiceRedaction {
+    /// At most 300 characters of `text`, with the code (plain or spelled out) and any quoted
+    /// TwiML replaced by "[redacted]".
+    static func redact(_ text: String, code: String) -> String {
+        var out = String(text.prefix(300))
+        if out.contains("<Say") || out.contains("<Response") { return "[redacted TwiML]" }
+        for needle in [code, VoiceScript.spelled(code)] where !needle.isEmpty {
+            out = out.replacingOccurrences(of: needle, with: "[redacted]")
+        }
+        return out
+    }
+}
