@@ -51,28 +51,10 @@ public struct TwilioGateway: SMSGateway {
         var fields = [("To", sms.to), ("Body", sms.body)]
         fields.append(Self.isMessagingServiceSID(c.from) ? ("MessagingServiceSid", c.from) : ("From", c.from))
         if let callback = c.statusCallbackURL { fields.append(("StatusCallback", callback)) }
-        var request = HTTPClientRequest.form(
-            url: c.baseURL + "/2010-04-01/Accounts/" + FormEncoding.percentEncode(c.accountSID) + "/Messages.json",
-            fields: fields)
-        request.basicAuth = BasicAuth(user: c.accountSID, password: c.authToken)
-        let response: HTTPClientResponse
-        switch http.send(request, gateway: name) {
-        case .failure(let failure): return failure.result
-        case .success(let r): response = r
-        }
-        let body = GatewayHTTP.json(response)
-        if response.isSuccess {
-            guard let sid = body?["sid"]?.stringValue else {
-                return .retryable(reason: "twilio: HTTP \(response.status) without a message sid", retryAfter: nil)
-            }
-            return .sent(via: name, providerMessageID: sid, status: .sent)
-        }
-        let code = body?["code"]?.intValue
-        let detail = "code \(code.map(String.init) ?? "-"): \(body?["message"]?.stringValue ?? response.text.prefix(4000).description)"
-        if let transient = GatewayHTTP.transient(response, gateway: name, detail: detail) { return transient }
-        if let code, Self.destinationErrors.contains(code) { return .permanent(reason: "twilio \(detail)") }
-        if let code, Self.unroutableErrors.contains(code) { return .unroutable(reason: "twilio \(detail)") }
-        // Credentials, sender or account problems: this gateway cannot send now, another may.
-        return .retryable(reason: "twilio: HTTP \(response.status) \(detail)", retryAfter: nil)
+        // Credentials, sender or account problems fall through to "retryable": another gateway may send.
+        let api = TwilioAPI(http: http, gateway: name, label: "twilio", destinationErrors: Self.destinationErrors, unroutableErrors: Self.unroutableErrors)
+        return api.post(
+            baseURL: c.baseURL, accountSID: c.accountSID, authToken: c.authToken, resource: "Messages.json", fields: fields, sidOf: "message"
+        ) { body, response in body?["message"]?.stringValue ?? response.text.prefix(4000).description }
     }
 }

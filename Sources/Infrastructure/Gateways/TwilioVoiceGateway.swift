@@ -87,30 +87,14 @@ public struct TwilioVoiceGateway: SMSGateway {
 
     public func send(_ sms: SMS) -> GatewayResult {
         let c = configuration
-        var request = HTTPClientRequest.form(
-            url: c.baseURL + "/2010-04-01/Accounts/" + FormEncoding.percentEncode(c.accountSID) + "/Calls.json",
-            fields: fields(for: sms))
-        request.basicAuth = BasicAuth(user: c.accountSID, password: c.authToken)
-        let response: HTTPClientResponse
-        switch http.send(request, gateway: name) {
-        case .failure(let failure): return failure.result
-        case .success(let r): response = r
+        // Credentials, caller id (21210 not verified) or account problems fall through to "retryable".
+        let api = TwilioAPI(http: http, gateway: name, label: name, destinationErrors: Self.destinationErrors, unroutableErrors: Self.unroutableErrors)
+        return api.post(
+            baseURL: c.baseURL, accountSID: c.accountSID, authToken: c.authToken, resource: "Calls.json", fields: fields(for: sms),
+            sidOf: "call"
+        ) { body, _ in
+            // Twilio's message, never the raw body: an error about the Twiml could quote the script.
+            VoiceRedaction.redact(body?["message"]?.stringValue ?? "no JSON error", code: sms.code)
         }
-        let body = GatewayHTTP.json(response)
-        if response.isSuccess {
-            guard let sid = body?["sid"]?.stringValue else {
-                return .retryable(reason: "\(name): HTTP \(response.status) without a call sid", retryAfter: nil)
-            }
-            return .sent(via: name, providerMessageID: sid, status: .sent)
-        }
-        let code = body?["code"]?.intValue
-        // Twilio's message, never the raw body: an error about the Twiml could quote the script.
-        let message = VoiceRedaction.redact(body?["message"]?.stringValue ?? "no JSON error", code: sms.code)
-        let detail = "code \(code.map(String.init) ?? "-"): \(message)"
-        if let transient = GatewayHTTP.transient(response, gateway: name, detail: detail) { return transient }
-        if let code, Self.destinationErrors.contains(code) { return .permanent(reason: "\(name) \(detail)") }
-        if let code, Self.unroutableErrors.contains(code) { return .unroutable(reason: "\(name) \(detail)") }
-        // Credentials, caller id (21210 not verified) or account problems: another gateway may work.
-        return .retryable(reason: "\(name): HTTP \(response.status) \(detail)", retryAfter: nil)
     }
 }

@@ -76,29 +76,12 @@ public struct TwilioWhatsAppGateway: SMSGateway {
 
     public func send(_ sms: SMS) -> GatewayResult {
         let c = configuration
-        var request = HTTPClientRequest.form(
-            url: c.baseURL + "/2010-04-01/Accounts/" + FormEncoding.percentEncode(c.accountSID) + "/Messages.json",
-            fields: fields(for: sms))
-        request.basicAuth = BasicAuth(user: c.accountSID, password: c.authToken)
-        let response: HTTPClientResponse
-        switch http.send(request, gateway: name) {
-        case .failure(let failure): return failure.result
-        case .success(let r): response = r
-        }
-        let body = GatewayHTTP.json(response)
-        if response.isSuccess {
-            guard let sid = body?["sid"]?.stringValue else {
-                return .retryable(reason: "\(name): HTTP \(response.status) without a message sid", retryAfter: nil)
-            }
-            return .sent(via: name, providerMessageID: sid, status: .sent)
-        }
-        let code = body?["code"]?.intValue
-        let detail = "code \(code.map(String.init) ?? "-"): \(body?["message"]?.stringValue ?? String(response.text.prefix(300)))"
-        if let transient = GatewayHTTP.transient(response, gateway: name, detail: detail) { return transient }
-        if let code, Self.destinationErrors.contains(code) { return .permanent(reason: "\(name) \(detail)") }
-        if let code, Self.unroutableErrors.contains(code) { return .unroutable(reason: "\(name) \(detail)") }
-        // Credentials, sender, Content template or account problems: another gateway may work.
-        return .retryable(reason: "\(name): HTTP \(response.status) \(detail)", retryAfter: nil)
+        // Credentials, sender, Content template or account problems fall through to "retryable".
+        let api = TwilioAPI(http: http, gateway: name, label: name, destinationErrors: Self.destinationErrors, unroutableErrors: Self.unroutableErrors)
+        return api.post(
+            baseURL: c.baseURL, accountSID: c.accountSID, authToken: c.authToken, resource: "Messages.json", fields: fields(for: sms),
+            sidOf: "message"
+        ) { body, response in body?["message"]?.stringValue ?? String(response.text.prefix(300)) }
     }
 
     /// A status callback's `MessageStatus` and `ErrorCode` → delivery status: as for SMS, but a
