@@ -16,8 +16,11 @@ public struct Delivery: Sendable, Equatable {
     public var attempts: Int
     public var lastError: String?
     public var updatedAt: Date
+    /// The channel this message went (or goes) by.
+    public var channel: Channel
 
-    public init(status: DeliveryStatus, gateway: String?, attempts: Int, lastError: String?, updatedAt: Date) {
+    public init(status: DeliveryStatus, gateway: String?, attempts: Int, lastError: String?, updatedAt: Date, channel: Channel = .sms) {
+        self.channel = channel
         self.status = status
         self.gateway = gateway
         self.attempts = attempts
@@ -44,12 +47,22 @@ public struct OutboxMessage: Sendable, Equatable {
     public var nextAttemptAt: Date
     /// After this instant the code is useless: the payload is erased and the message not sent.
     public var expiresAt: Date
+    /// The channel it goes by (its gateways are that channel's).
+    public var channel: Channel
+    /// For a fallback of an `auto` send: the message it backs up. It waits (queued, due at the
+    /// fallback time) and is sent with the same code when that message is not delivered in
+    /// time; it is sent at once when that message fails, and dropped when any message of the
+    /// verification is delivered. A pending fallback is not the verification's `delivery`.
+    public var fallbackOf: String?
 
     public init(
         id: String, verificationID: String, to: String, purpose: Purpose, sealedPayload: [UInt8],
         status: DeliveryStatus = .queued, gateway: String? = nil, attempts: Int = 0, lastError: String? = nil,
-        providerMessageID: String? = nil, createdAt: Date, updatedAt: Date, nextAttemptAt: Date, expiresAt: Date
+        providerMessageID: String? = nil, createdAt: Date, updatedAt: Date, nextAttemptAt: Date, expiresAt: Date,
+        channel: Channel = .sms, fallbackOf: String? = nil
     ) {
+        self.channel = channel
+        self.fallbackOf = fallbackOf
         self.id = id
         self.verificationID = verificationID
         self.to = to
@@ -67,7 +80,7 @@ public struct OutboxMessage: Sendable, Equatable {
     }
 
     public var delivery: Delivery {
-        Delivery(status: status, gateway: gateway, attempts: attempts, lastError: lastError, updatedAt: updatedAt)
+        Delivery(status: status, gateway: gateway, attempts: attempts, lastError: lastError, updatedAt: updatedAt, channel: channel)
     }
 }
 

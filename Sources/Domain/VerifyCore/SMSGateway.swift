@@ -12,11 +12,15 @@ public struct SMS: Sendable, Equatable {
     public let purpose: Purpose
     public let locale: String?
     public let expiresAt: Date
+    /// The channel it goes by: an SMS gateway sends `body`; WhatsApp and voice gateways send
+    /// only `code` in their own template or script (docs/MESSAGES.md).
+    public let channel: Channel
 
     public init(
         messageID: String, to: String, display: String, body: String, code: String, verificationID: String,
-        purpose: Purpose, locale: String?, expiresAt: Date
+        purpose: Purpose, locale: String?, expiresAt: Date, channel: Channel = .sms
     ) {
+        self.channel = channel
         self.messageID = messageID
         self.to = to
         self.display = display
@@ -45,7 +49,8 @@ public enum GatewayResult: Sendable, Equatable {
     case unroutable(reason: String)
 }
 
-/// A way to send SMS: console sink, Twilio, Vonage, webhook, or a failover chain of them.
+/// A way to send a code: console sink, Twilio, Vonage, webhook, WhatsApp and voice vendors, or a
+/// failover chain of them (one per channel).
 /// Called from delivery worker threads, never from a request.
 public protocol SMSGateway: Sendable {
     var name: String { get }
@@ -61,8 +66,13 @@ public struct DevMessage: Sendable, Equatable {
     public let purpose: Purpose
     public let gateway: String
     public let sentAt: Date
+    public let channel: Channel
 
-    public init(to: String, body: String, code: String, verificationID: String, purpose: Purpose, gateway: String, sentAt: Date) {
+    public init(
+        to: String, body: String, code: String, verificationID: String, purpose: Purpose, gateway: String, sentAt: Date,
+        channel: Channel = .sms
+    ) {
+        self.channel = channel
         self.to = to
         self.body = body
         self.code = code

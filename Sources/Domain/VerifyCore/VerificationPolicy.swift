@@ -13,6 +13,9 @@ public struct VerificationPolicy: Sendable, Equatable {
     public var regionDenyList: Set<String> = []
     /// Seconds an `Idempotency-Key` is remembered.
     public var idempotencyWindow: Int = 86_400
+    /// Channels clients may ask for and the line types each reaches (`allowedLineTypes` is
+    /// what SMS and WhatsApp reach).
+    public var channels = ChannelPolicy()
 
     public init() {}
 
@@ -22,8 +25,14 @@ public struct VerificationPolicy: Sendable, Equatable {
         return resendCooldown * (1 << doublings)
     }
 
-    /// Refusal for a number this policy does not serve, or nil.
-    public func refusal(for number: PhoneNumber) -> VerifyError? {
+    /// The channels a send asked as `requested` goes by to `number`, or the refusal.
+    public func plan(_ requested: String, for number: PhoneNumber) throws -> ChannelPlan {
+        try channels.plan(requested, lineType: number.lineType, textLineTypes: allowedLineTypes)
+    }
+
+    /// Refusal for a number this policy does not serve, or nil. `lineTypes: false` leaves the
+    /// line type to the channel plan (`plan`), which knows what each channel reaches.
+    public func refusal(for number: PhoneNumber, lineTypes: Bool = true) -> VerifyError? {
         if !regionAllowList.isEmpty && !regionAllowList.contains(number.region)
             || regionDenyList.contains(number.region)
         {
@@ -31,7 +40,7 @@ public struct VerificationPolicy: Sendable, Equatable {
                 .regionNotAllowed, "phone numbers of region \(number.region) are not accepted",
                 details: ["region": .string(number.region)])
         }
-        if !allowedLineTypes.contains(number.lineType) {
+        if lineTypes && !allowedLineTypes.contains(number.lineType) {
             return VerifyError(
                 .unsupportedLineType, "\(number.lineType.rawValue) numbers cannot receive verification codes",
                 details: ["line_type": .string(number.lineType.rawValue)])

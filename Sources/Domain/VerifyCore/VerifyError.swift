@@ -3,6 +3,7 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case invalidRequest = "invalid_request"
     case invalidPhoneNumber = "invalid_phone_number"
     case unsupportedLineType = "unsupported_line_type"
+    case channelNotEnabled = "channel_not_enabled"
     case regionNotAllowed = "region_not_allowed"
     case rateLimited = "rate_limited"
     case suspectedFraud = "suspected_fraud"

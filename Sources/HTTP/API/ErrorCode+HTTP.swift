@@ -13,7 +13,7 @@ extension ErrorCode {
         case .expired: return 410
         case .payloadTooLarge: return 413
         case .unsupportedMediaType: return 415
-        case .unsupportedLineType, .incorrectCode, .idempotencyKeyReused: return 422
+        case .unsupportedLineType, .channelNotEnabled, .incorrectCode, .idempotencyKeyReused: return 422
         case .rateLimited, .suspectedFraud, .resendTooSoon, .maxSendsReached, .maxAttemptsReached: return 429
         case .internalError: return 500
         case .unavailable: return 503
