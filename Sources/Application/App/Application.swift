@@ -38,7 +38,7 @@ public final class Application: @unchecked Sendable {
     /// The credentials' issuer (after `start`).
     public var issuer: String { listener?.issuer ?? "" }
     /// The gateway chain (for readiness and metrics).
-    public var gateway: FailoverGateway? { delivery?.gateway }
+    public var gateway: ChannelRouter? { delivery?.gateway }
     /// In development mode, the record of sent messages.
     public var devInbox: DevInbox? { delivery?.devInbox }
 

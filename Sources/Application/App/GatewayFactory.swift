@@ -11,7 +11,7 @@ enum GatewayFactory {
     static func make(
         _ c: Configuration, publicURL: String, clock: any Clock, logger: Logger, consoleOutput: (@Sendable (String) -> Void)?,
         events: any EventSink
-    ) -> FailoverGateway {
+    ) -> ChannelRouter {
         let client = HTTPClient(configuration: HTTPClientConfiguration(
             connectTimeout: c.gatewayConnectTimeout, totalTimeout: c.gatewayTimeout))
         let http = GatewayHTTP(client: client, timeout: c.gatewayTimeout, connectTimeout: c.gatewayConnectTimeout)
@@ -37,8 +37,8 @@ enum GatewayFactory {
             default: return nil
             }
         }
-        return FailoverGateway(
-            gateways, clock: clock, logger: logger, threshold: c.circuitFailures, cooldown: Double(c.circuitCooldown), events: events)
+        return ChannelRouter(sms: FailoverGateway(
+            gateways, clock: clock, logger: logger, threshold: c.circuitFailures, cooldown: Double(c.circuitCooldown), events: events))
     }
 
     /// Authenticators of vendors' status callbacks, for the configured gateways.

@@ -73,7 +73,7 @@ final class MetricsSink: EventSink, Sendable {
     }
 
     /// Outbox depth and age, and circuit states, refreshed on every scrape.
-    func watch(outbox: any OutboxStore, gateway: FailoverGateway, clock: any Clock) {
+    func watch(outbox: any OutboxStore, gateway: ChannelRouter, clock: any Clock) {
         let depth = registry.gauge("phoneverify_outbox_depth", "Messages waiting in the outbox")
         let age = registry.gauge("phoneverify_outbox_oldest_age_seconds", "Age of the oldest waiting message")
         let circuits = registry.gauge(
@@ -83,7 +83,7 @@ final class MetricsSink: EventSink, Sendable {
                 depth.set(Double(queue.count))
                 age.set(queue.oldest.map { max(0, clock.now().timeIntervalSince($0)) } ?? 0)
             }
-            for (name, state) in gateway.circuitStates() {
+            for (_, name, state) in gateway.circuitStates() {
                 circuits.set(state == .closed ? 0 : state == .halfOpen ? 1 : 2, [name])
             }
         }

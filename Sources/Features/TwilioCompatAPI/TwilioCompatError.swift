@@ -61,6 +61,8 @@ struct TwilioCompatError: Error, Sendable {
             mapped = TwilioCompatError(400, 60200, "Invalid parameter `To`: \(error.message)")
         case .unsupportedLineType:
             mapped = TwilioCompatError(400, 60205, "SMS is not supported by landline phone number (\(error.message))")
+        case .channelNotEnabled:
+            mapped = TwilioCompatError(400, 60223, "Delivery channel disabled: \(error.details["channel"]?.stringValue?.uppercased() ?? "")")
         case .regionNotAllowed:
             mapped = TwilioCompatError(403, 60605, "Verification delivery attempt blocked: \(error.message)")
         case .suspectedFraud:

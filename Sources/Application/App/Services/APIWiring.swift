@@ -36,8 +36,10 @@ enum APIWiring {
             },
             clientIP: ClientIPResolver(trustedProxies: c.trustedProxies))
         dependencies.gatewayReadiness = {
-            if gateway.circuitStates().allSatisfy({ $0.state == .open }) {
-                throw VerifyError(.unavailable, "every SMS gateway's circuit breaker is open")
+            // Not ready when a channel can send nothing: every circuit of its chain is open.
+            let states = gateway.circuitStates()
+            for channel in gateway.channels where states.filter({ $0.channel == channel }).allSatisfy({ $0.state == .open }) {
+                throw VerifyError(.unavailable, "every \(channel == .sms ? "SMS" : channel.rawValue) gateway's circuit breaker is open")
             }
         }
         dependencies.fraudAdmin = FraudAdmin(store: store, clock: clock, policy: c.fraud)

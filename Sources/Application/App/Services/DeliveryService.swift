@@ -19,7 +19,7 @@ final class DeliveryService: ApplicationService {
     let metrics: MetricsSink
     /// In development mode, the record of sent messages (the dev inbox reads it).
     let devInbox: DevInbox?
-    private(set) var gateway: FailoverGateway!
+    private(set) var gateway: ChannelRouter!
     private(set) var worker: DeliveryWorker!
     /// Writes `delivery.updated` with recorded sends (set before `start`; nil when events are off).
     var eventRecorder: EventRecorder?
