@@ -87,10 +87,10 @@ import VerifyCore
         let deadline = Date().addingTimeInterval(5)
         repeat {
             text = try String(contentsOf: URL(string: server.base + "/metrics")!, encoding: .utf8)
-            if text.contains(#"phoneverify_deliveries_total{gateway="console",status="sent",country="BJ"} 1"#) { break }
+            if text.contains(#"phoneverify_deliveries_total{gateway="console",status="sent",country="BJ",channel="sms"} 1"#) { break }
             Thread.sleep(forTimeInterval: 0.02)
         } while Date() < deadline
-        #expect(text.contains(#"phoneverify_deliveries_total{gateway="console",status="sent",country="BJ"} 1"#), "\(text.split(separator: "\n").filter { $0.contains("deliveries") })")
+        #expect(text.contains(#"phoneverify_deliveries_total{gateway="console",status="sent",country="BJ",channel="sms"} 1"#), "\(text.split(separator: "\n").filter { $0.contains("deliveries") })")
         #expect(text.contains(#"phoneverify_verifications_total{event="started",country="BJ",purpose="sign_in"} 1"#))
     }
 }

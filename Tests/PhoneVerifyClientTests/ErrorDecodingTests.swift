@@ -8,6 +8,8 @@ import Testing
         (400, "invalid_request", #"{"field": "code"}"#, nil, .invalidRequest(field: "code", message: "m")),
         (400, "invalid_phone_number", #"{"reason": "too_short"}"#, nil, .invalidPhoneNumber(reason: "too_short")),
         (422, "unsupported_line_type", #"{"line_type": "voip"}"#, nil, .unsupportedLineType(lineType: "voip")),
+        (422, "channel_not_enabled", #"{"channel": "call", "allowed": ["sms", "whatsapp"]}"#, nil,
+         .channelNotEnabled(channel: "call", allowed: ["sms", "whatsapp"])),
         (403, "region_not_allowed", #"{"region": "KP"}"#, nil, .regionNotAllowed(region: "KP")),
         (429, "rate_limited", #"{"scope": "phone", "limit": "5/1h"}"#, "120", .rateLimited(scope: "phone", retryAfter: 120)),
         (429, "suspected_fraud", #"{"scope": "prefix", "key": "+88216", "reason": "r"}"#, "600", .suspectedFraud(retryAfter: 600)),

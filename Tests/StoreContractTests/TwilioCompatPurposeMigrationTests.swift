@@ -14,7 +14,11 @@ import VerifyCore
         try Self.writeRowsAsBeforeTheUpgrade(store)
         // Back to version 9 with those rows: the next open applies migration 10 (and the later,
         // idempotent ones) to them.
-        try store.database.write { db in try db.run("DELETE FROM schema_migrations WHERE version >= 10") }
+        try store.database.write { db in
+            try db.run("DELETE FROM schema_migrations WHERE version >= 10")
+            // SQLite cannot add a column only if it is missing: undo migration 14 by hand.
+            try db.execute("DROP INDEX outbox_fallbacks; ALTER TABLE outbox DROP COLUMN channel; ALTER TABLE outbox DROP COLUMN fallback_of")
+        }
         store.close()
         let upgraded = try SQLiteStore(path: file)
         defer { upgraded.close() }

@@ -41,8 +41,8 @@ final class MetricsSink: EventSink, Sendable {
             "Challenges asked of clients (once per offered provider), passed and failed, by provider", labels: ["provider", "outcome"])
         deliveries = registry.counter(
             "phoneverify_deliveries_total",
-            "Messages by gateway, delivery state (sent and failed from the delivery worker; delivered, undelivered and failed from vendors' receipts) and the recipient's country",
-            labels: ["gateway", "status", "country"])
+            "Messages by gateway, delivery state (sent and failed from the delivery worker; delivered, undelivered and failed from vendors' receipts) the recipient's country and the channel",
+            labels: ["gateway", "status", "country", "channel"])
         challengeReasons = registry.counter(
             "phoneverify_challenge_reasons_total",
             "Why challenges were asked: phone_send_soft, ip_send_exhausted, block_watched, country_paused, always, …", labels: ["reason"])
@@ -67,8 +67,8 @@ final class MetricsSink: EventSink, Sendable {
             challenges.increment([provider, outcome])
         case .challengeReason(let reason):
             challengeReasons.increment([reason])
-        case .delivery(let gateway, let status, let to):
-            deliveries.increment([gateway, status, Self.country(region(of: to))])
+        case .delivery(let gateway, let status, let to, let channel):
+            deliveries.increment([gateway, status, Self.country(region(of: to)), channel.rawValue])
         }
     }
 

@@ -12,6 +12,12 @@ public enum VerificationStatus: String, Codable, Sendable, Hashable {
 /// How the code is sent. The server sends SMS only today.
 public enum Channel: String, Codable, Sendable, Hashable {
     case sms
+    case whatsapp
+    /// A voice call that says the code.
+    case call
+    /// The server's configured order (by default WhatsApp, then SMS) with fallback: only in
+    /// requests; answers name the channel actually used.
+    case auto
 }
 
 /// A phone verification: what `startVerification`, `resend`, `cancel`, `status` and

@@ -80,9 +80,12 @@ public final class PhoneVerifyClient: Sendable {
     /// Sends a new code (`POST /v1/verifications/{id}/resend`); the previous code stops working.
     /// Allowed from `Verification.resendAvailableAt` (else `resendTooSoon`). Uses the challenge
     /// hook like `startVerification`.
-    public func resend(verificationID: String, challenge: ChallengeToken? = nil) async throws -> Verification {
+    /// `channel` switches channel for this send ("I did not get a WhatsApp message: call me").
+    public func resend(verificationID: String, channel: Channel? = nil, challenge: ChallengeToken? = nil) async throws -> Verification {
         let data = try await withChallenge(given: challenge) { token in
-            try await self.send(.resend, id: verificationID, body: token.map { ["challenge": Self.challengeJSON($0)] } ?? [:])
+            var body: [String: Any] = token.map { ["challenge": Self.challengeJSON($0)] } ?? [:]
+            if let channel { body["channel"] = channel.rawValue }
+            return try await self.send(.resend, id: verificationID, body: body)
         }
         return try decode(Verification.self, data)
     }

@@ -50,11 +50,16 @@ public struct AbuseProtection: Sendable {
     /// instead of the number's and its block's: strangers using up the number's quota must not
     /// block the owner's second factor (docs/ABUSE.md). A test number counts only against the
     /// number's (or user's) quota: no SMS is sent, but each verification allows more guesses.
-    func sendSubjects(phone: String, client: String, user: String? = nil, stepUp: Bool = false, testNumber: Bool = false)
-        -> [RateLimiter.Subject]
-    {
+    func sendSubjects(
+        phone: String, client: String, user: String? = nil, stepUp: Bool = false, testNumber: Bool = false, channels: [Channel] = [.sms]
+    ) -> [RateLimiter.Subject] {
         var subjects: [RateLimiter.Subject] = []
         if !stepUp { subjects.append(.init(.phoneSend, phone)) }
+        // Every channel of the plan counts, fallbacks included: `auto` never widens a quota.
+        if !testNumber {
+            if channels.contains(.whatsapp) { subjects.append(.init(.whatsappSend, phone)) }
+            if channels.contains(.call) { subjects.append(.init(.callSend, phone)) }
+        }
         if let user { subjects.append(.init(.userSend, user)) }
         if testNumber { return subjects }
         if !Self.isServerCaller(client) { subjects.append(.init(.ipSend, client.isEmpty ? "unknown" : client)) }
@@ -68,7 +73,11 @@ public struct AbuseProtection: Sendable {
         Self.isServerCaller(client) ? [] : [.init(.ipCheck, client.isEmpty ? "unknown" : client)]
     }
 
-    func fraudKeys(phone: String, region: String) -> [String] {
-        FraudGuard.keys(prefix: limiter.limits.prefix(of: phone), region: region)
+    /// The destination's block and country keys for each channel of a plan, in pairs (SMS's
+    /// keys have no suffix; WhatsApp's and voice's end in `@whatsapp`, `@call`: pumping one
+    /// channel never pauses another).
+    func fraudKeys(phone: String, region: String, channels: [Channel] = [.sms]) -> [String] {
+        let prefix = limiter.limits.prefix(of: phone)
+        return channels.flatMap { FraudGuard.keys(prefix: prefix, region: region, channel: $0) }
     }
 }

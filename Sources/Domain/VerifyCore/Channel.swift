@@ -5,6 +5,12 @@ public enum Channel: String, Sendable, CaseIterable, Codable, Comparable {
     case call
 
     public static func < (a: Channel, b: Channel) -> Bool { a.rawValue < b.rawValue }
+
+    /// The channel of a vendor gateway's name, for receipts (which name the gateway only):
+    /// `meta-whatsapp`, `twilio-whatsapp`, `vonage-whatsapp`; `twilio-voice`, `vonage-voice`.
+    public static func of(gateway: String) -> Channel {
+        gateway.hasSuffix("-whatsapp") ? .whatsapp : gateway.hasSuffix("-voice") ? .call : .sms
+    }
 }
 
 /// The channels of one send, in order: the first is sent at once; each next one is a fallback
@@ -59,8 +65,9 @@ public struct ChannelPolicy: Sendable, Equatable {
     /// The plan for `requested` to a number of `lineType`, or the client-facing refusal: an
     /// unknown name (400 listing the known ones), a channel not enabled (422), or a line type no
     /// asked channel reaches (422 `unsupported_line_type` naming the enabled ones that would).
-    public func plan(_ requested: String, lineType: LineType, textLineTypes: Set<LineType>) throws -> ChannelPlan {
-        let reaches = { (c: Channel) in lineTypes(of: c, textLineTypes: textLineTypes).contains(lineType) }
+    /// `anyLineType`: a test number, whose line type nobody checks.
+    public func plan(_ requested: String, lineType: LineType, textLineTypes: Set<LineType>, anyLineType: Bool = false) throws -> ChannelPlan {
+        let reaches = { (c: Channel) in anyLineType || lineTypes(of: c, textLineTypes: textLineTypes).contains(lineType) }
         let asked: [Channel]
         if requested == "auto" {
             guard autoEnabled else { throw notEnabled(requested) }

@@ -26,7 +26,9 @@ public struct DeliveryReceipts: Sendable {
         let applied = try outbox.recordReceipt(
             gateway: gateway, providerMessageID: providerMessageID, status: status, error: error, at: now, event: event)
         // A receipt `sent` repeats what the delivery worker counted when it sent the message.
-        if applied, status != .sent { sink.record(.delivery(gateway: gateway, status: status.rawValue, to: to ?? "")) }
+        if applied, status != .sent {
+            sink.record(.delivery(gateway: gateway, status: status.rawValue, to: to ?? "", channel: Channel.of(gateway: gateway)))
+        }
         return applied
     }
 

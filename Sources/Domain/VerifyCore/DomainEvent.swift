@@ -18,7 +18,7 @@ public enum DomainEvent: Sendable, Equatable {
     /// A message reached a delivery state ("sent", "failed" by the worker; "delivered",
     /// "undelivered", "failed" from a vendor's receipt) through `gateway`, to `to` (E.164, only
     /// for its country: never logged; empty when the receipt does not say).
-    case delivery(gateway: String, status: String, to: String)
+    case delivery(gateway: String, status: String, to: String, channel: Channel)
     /// Why a challenge was asked (`phone_send_soft`, `block_watched`, … `always`).
     case challengeReason(String)
 }

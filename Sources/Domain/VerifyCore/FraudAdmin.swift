@@ -43,13 +43,19 @@ public struct FraudAdmin: Sendable {
     /// Sets or clears an override. Keys are `prefix:+…` or `country:XX`.
     public func setOverride(key: String, action: FraudAction?) throws {
         guard Self.isValidKey(key) else {
-            throw VerifyError(.invalidRequest, "key must be prefix:+DIGITS or country:XX", details: ["field": "key"])
+            throw VerifyError(.invalidRequest, "key must be prefix:+DIGITS or country:XX, optionally followed by @whatsapp or @call", details: ["field": "key"])
         }
         let now = clock.now()
         try store.write { tx in try tx.setFraudOverride(key: key, action: action, now: now) }
     }
 
-    public static func isValidKey(_ key: String) -> Bool {
+    public static func isValidKey(_ whole: String) -> Bool {
+        // A channel's own keys end in `@whatsapp` or `@call` (docs/ABUSE.md).
+        var key = Substring(whole)
+        if let at = key.lastIndex(of: "@") {
+            guard ["whatsapp", "call"].contains(key[key.index(after: at)...]) else { return false }
+            key = key[..<at]
+        }
         if key.hasPrefix("prefix:+") {
             let digits = key.dropFirst("prefix:+".count)
             return (1...15).contains(digits.count) && digits.allSatisfy(ASCII.isDigit)

@@ -11,8 +11,9 @@ public struct FraudGuard: Sendable {
     }
 
     /// The keys a number is judged by: its destination block and its country.
-    public static func keys(prefix: String, region: String) -> [String] {
-        ["prefix:" + prefix, "country:" + region]
+    public static func keys(prefix: String, region: String, channel: Channel = .sms) -> [String] {
+        let suffix = channel == .sms ? "" : "@" + channel.rawValue
+        return ["prefix:" + prefix + suffix, "country:" + region + suffix]
     }
 
     /// Where the counters `assess` reads begin (`nil` when the guard is off).
@@ -21,11 +22,10 @@ public struct FraudGuard: Sendable {
     }
 
     /// The verdicts of a destination: its block (`keys[0]`) and its country (`keys[1]`).
+    /// With several channels' pairs (`AbuseProtection.fraudKeys`), the verdicts of each pair in turn.
     public func assess(keys: [String], now: Date, in tx: any StoreReader) throws -> [FraudVerdict] {
-        guard policy.enabled, keys.count == 2 else { return [] }
-        let block = try verdict(key: keys[0], now: now, in: tx)
-        let country = try verdict(key: keys[1], now: now, in: tx)
-        return [block, country]
+        guard policy.enabled, keys.count >= 2, keys.count % 2 == 0 else { return [] }
+        return try keys.map { try verdict(key: $0, now: now, in: tx) }
     }
 
     /// One key's verdict.
@@ -140,6 +140,8 @@ public struct FraudGuard: Sendable {
     /// the destination looks anomalous, the distinct blocks and clients its country's verdict needs.
     public func recordSend(keys: [String], verdicts: [FraudVerdict], client: String, now: Date, in tx: any StoreTransaction) throws {
         guard policy.enabled else { return }
+        // The first pair is the channel sent at once; a fallback's pair is judged, not counted.
+        let keys = Array(keys.prefix(2))
         for key in keys { try tx.addFraudCounts(key: key, bucket: bucket(now), sent: 1, approved: 0) }
         guard keys.count == 2, keys[1].hasPrefix("country:") else { return }
         let region = String(keys[1].dropFirst("country:".count))

@@ -21,11 +21,15 @@ public enum LimitScope: String, Sendable, CaseIterable {
     case phoneFailedCheck = "phone_failed_check"
     case userSend = "user_send"
     case ipChallenge = "ip_challenge"
+    /// Sends to one number by WhatsApp and by voice call: their own quotas beside `phone_send`,
+    /// which counts every channel (a call costs more than an SMS; docs/ABUSE.md).
+    case whatsappSend = "whatsapp_send"
+    case callSend = "call_send"
 
     /// `details.scope` of a refusal.
     public var refusalScope: String {
         switch self {
-        case .phoneSend: return "phone"
+        case .phoneSend, .whatsappSend, .callSend: return "phone"
         case .ipSend, .ipCheck: return "ip"
         case .prefixSend: return "prefix"
         case .globalSend: return "global"
@@ -67,6 +71,8 @@ public struct RateLimits: Sendable, Equatable {
             .phoneFailedCheck: [LimitRule(quota: 5, window: 86_400)],
             .userSend: [LimitRule(quota: 10, window: 3600), LimitRule(quota: 30, window: 86_400)],
             .ipChallenge: [LimitRule(quota: 30, window: 600)],
+            .whatsappSend: [LimitRule(quota: 5, window: 3600), LimitRule(quota: 10, window: 86_400)],
+            .callSend: [LimitRule(quota: 3, window: 3600), LimitRule(quota: 5, window: 86_400)],
         ],
         prefixDigits: nil)
 

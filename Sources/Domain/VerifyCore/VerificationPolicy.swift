@@ -26,8 +26,9 @@ public struct VerificationPolicy: Sendable, Equatable {
     }
 
     /// The channels a send asked as `requested` goes by to `number`, or the refusal.
-    public func plan(_ requested: String, for number: PhoneNumber) throws -> ChannelPlan {
-        try channels.plan(requested, lineType: number.lineType, textLineTypes: allowedLineTypes)
+    public func plan(_ requested: String, for number: PhoneNumber, testNumber: Bool = false) throws -> ChannelPlan {
+        try channels.plan(requested, lineType: number.lineType, textLineTypes: allowedLineTypes, anyLineType: testNumber)
+            .limited(to: maxSends)
     }
 
     /// Refusal for a number this policy does not serve, or nil. `lineTypes: false` leaves the

@@ -21,11 +21,13 @@ extension VerificationService {
     /// cooldown (the Twilio-compatible API, where a repeat request sends at once).
     public func resend(
         id: String, clientIP: String = "", purposes: Set<Purpose> = [.signIn], options: SendOptions = SendOptions(),
-        ignoringCooldown: Bool = false, requester: String? = nil, challenge: ChallengeSubmission? = nil
+        ignoringCooldown: Bool = false, requester: String? = nil, challenge: ChallengeSubmission? = nil, channel: String? = nil
     ) throws -> StartOutcome {
         let now = clock.now()
         let service = self
         try options.validate()
+        // A resend may switch channel: the new plan is checked against the number's line type.
+        let switched = try channel.flatMap { try resendPlan($0, id: id, purposes: purposes, now: now) }
         // A submitted challenge is bound to the number: read it first (only then).
         let proof: ChallengeOutcome
         if let challenge, purposes.contains(.signIn), challenges.isActive,
@@ -68,7 +70,10 @@ extension VerificationService {
             // Once a caller chose a code, the verification's approval is never a conversion.
             if options.customCode != nil && testCode == nil { v.purpose = .twilioCompatCustomCode }
             v.codeLength = code.count
-            v.sends += 1
+            let plan = (switched ?? ChannelPlan(requested: v.channel, channels: [Channel(rawValue: v.channel) ?? .sms]))
+                .limited(to: v.maxSends - v.sends)
+            v.sends += testCode == nil ? plan.channels.count : 1
+            v.channel = plan.first.rawValue
             v.codeHash = service.hasher.hash(code: code, verificationID: v.id)
             v.lastSentAt = now
             v.expiresAt = now.addingTimeInterval(TimeInterval(service.policy.codeTTL))
@@ -78,8 +83,8 @@ extension VerificationService {
             let user = v.purpose == .signIn ? nil : v.subject
             let stepUp = v.purpose == .mfaStepUp
             let subjects = protection.sendSubjects(
-                phone: v.phoneNumber, client: clientIP, user: user, stepUp: stepUp, testNumber: testCode != nil)
-            let fraudKeys = protection.fraudKeys(phone: v.phoneNumber, region: v.region)
+                phone: v.phoneNumber, client: clientIP, user: user, stepUp: stepUp, testNumber: testCode != nil, channels: plan.channels)
+            let fraudKeys = protection.fraudKeys(phone: v.phoneNumber, region: v.region, channels: plan.channels)
             let screening = SendScreening(
                 subjects: subjects,
                 lockoutKey: protection.lockoutKey(phone: v.phoneNumber, client: clientIP, user: user, requester: requester),
@@ -90,7 +95,9 @@ extension VerificationService {
             let report = try service.record(screened, screening, now: now, in: tx)
             if testCode == nil {
                 try tx.supersedeQueuedMessages(verificationID: v.id, reason: "superseded by a resend", now: now)
-                try tx.enqueue(try service.outboxMessage(for: v, code: code, now: now, options: options))
+                let first = try service.outboxMessage(for: v, code: code, now: now, options: options, channel: plan.first)
+                try tx.enqueue(first)
+                for fallback in service.fallbackMessages(after: first, plan: plan, now: now) { try tx.enqueue(fallback) }
             }
             try tx.update(v)
             return StartOutcome(verification: v, replayed: false, rateLimit: report)
@@ -150,7 +157,9 @@ extension VerificationService {
                 try onApproved?(v, tx)
                 // A test number's or a caller-chosen code's approval proves nothing about the phone.
                 if !isTestNumber && v.purpose != .twilioCompatCustomCode {
-                    try protection.fraud.recordApproval(keys: protection.fraudKeys(phone: v.phoneNumber, region: v.region), now: now, in: tx)
+                    try protection.fraud.recordApproval(
+                        keys: protection.fraudKeys(phone: v.phoneNumber, region: v.region, channels: [Channel(rawValue: v.channel) ?? .sms]),
+                        now: now, in: tx)
                 }
                 return (.success(ApprovedCheck(verification: v, credential: nil, rateLimit: report)), v.region)
             }

@@ -110,14 +110,15 @@ public struct VerificationService: Sendable {
     }
 
     /// Parses and vets a number against the policy; throws the client-facing refusal.
-    public func vet(_ text: String, defaultRegion: String?) throws -> PhoneNumber {
+    /// `lineTypes: false` leaves the line type to the channel plan (`VerificationPolicy.plan`).
+    public func vet(_ text: String, defaultRegion: String?, lineTypes: Bool = true) throws -> PhoneNumber {
         switch parser.parse(text, defaultRegion: defaultRegion) {
         case .failure(let problem):
             throw VerifyError(
                 .invalidPhoneNumber, "phone_number is not a valid phone number (\(problem.rawValue))",
                 details: ["reason": .string(problem.rawValue)])
         case .success(let number):
-            if let refusal = policy.refusal(for: number) { throw refusal }
+            if let refusal = policy.refusal(for: number, lineTypes: lineTypes) { throw refusal }
             return number
         }
     }
@@ -128,33 +129,34 @@ public struct VerificationService: Sendable {
     public func start(
         _ request: StartRequest, onStarted: (@Sendable (Verification, any StoreTransaction) throws -> Void)? = nil
     ) throws -> StartOutcome {
-        guard request.channel == "sms" else {
-            throw VerifyError(.invalidRequest, "channel must be \"sms\"", details: ["field": "channel"])
-        }
         let now = clock.now()
         let protection = self.protection
         var testE164 = protection.testNumbers.match(request.phoneNumber)
         let options = request.options
         try options.validate()
         if options.customCode != nil { try Self.requireCustomCodeAllowed(request.purpose) }
-        let number = try testE164.map { try testNumber($0, now: now) } ?? options.vet(vet(request.phoneNumber, defaultRegion: request.defaultRegion))
+        let number = try testE164.map { try testNumber($0, now: now) }
+            ?? options.vet(vet(request.phoneNumber, defaultRegion: request.defaultRegion, lineTypes: false))
         // A test number written another way ("(415) 555-0199" with a default region, "tel:…"):
         // the parsed number decides, as it does for resends and checks, so no real SMS goes to it.
         if testE164 == nil, try protection.testNumbers.code(for: number.e164, now: now) != nil { testE164 = number.e164 }
+        // The channels, fallbacks of `auto` included (each counts as a send: docs/GATEWAYS.md).
+        let plan = try policy.plan(request.channel, for: number, testNumber: testE164 != nil)
         let id = random.timeOrderedIdentifier(prefix: "ver_", at: now)
         let code = testE164.flatMap { protection.testNumbers.codes[$0] } ?? options.customCode
             ?? CodeGenerator(length: options.codeLength ?? policy.codeLength, random: random).next()
         let verification = Verification(
             id: id, phoneNumber: number.e164, display: number.international, region: number.region,
-            countryCode: number.countryCode, channel: request.channel, locale: request.locale,
+            countryCode: number.countryCode, channel: plan.first.rawValue, locale: request.locale,
             purpose: options.customCode == nil ? request.purpose : .twilioCompatCustomCode,
             subject: request.subject, sessionID: request.sessionID,
             codeHash: hasher.hash(code: code, verificationID: id), codeLength: code.count,
-            maxAttempts: policy.maxAttempts, maxSends: policy.maxSends, createdAt: now,
+            maxAttempts: policy.maxAttempts, sends: testE164 == nil ? plan.channels.count : 1, maxSends: policy.maxSends, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(policy.codeTTL)), lastSentAt: now,
             resendAvailableAt: now.addingTimeInterval(TimeInterval(policy.cooldown(afterSends: 1))))
-        let queued = testE164 == nil ? try sealedMessage(for: verification, code: code, now: now, options: options) : nil
+        let queued = testE164 == nil ? try sealedMessage(for: verification, code: code, now: now, options: options, channel: plan.first) : nil
         let message = queued?.message
+        let fallbacks = queued.map { fallbackMessages(after: $0.message, plan: plan, now: now) } ?? []
         // Claimed as it is inserted when the local worker can take it from memory (no claim
         // transaction, no poll); otherwise any worker claims it from the store.
         let lease = message == nil ? nil : notifier.handOffLease(now: now)
@@ -170,9 +172,9 @@ public struct VerificationService: Sendable {
         let user = request.purpose == .signIn ? nil : request.subject
         let stepUp = request.purpose == .mfaStepUp
         let subjects = protection.sendSubjects(
-            phone: number.e164, client: request.clientIP, user: user, stepUp: stepUp, testNumber: message == nil)
+            phone: number.e164, client: request.clientIP, user: user, stepUp: stepUp, testNumber: message == nil, channels: plan.channels)
         let lockoutKey = protection.lockoutKey(phone: number.e164, client: request.clientIP, user: user, requester: request.requester)
-        let fraudKeys = protection.fraudKeys(phone: number.e164, region: number.region)
+        let fraudKeys = protection.fraudKeys(phone: number.e164, region: number.region, channels: plan.channels)
         let reads = ReadSet(
             limitKeys: protection.limiter.keys(subjects) + [lockoutKey],
             fraudKeys: message == nil ? [] : fraudKeys,
@@ -200,6 +202,7 @@ public struct VerificationService: Sendable {
             let screened = try screen(screening, now: now, in: tx)
             let report = try record(screened, screening, now: now, in: tx)
             if let message { try tx.enqueue(message, lease: lease) }
+            for fallback in fallbacks { try tx.enqueue(fallback, lease: nil) }
             try tx.insert(verification)
             if let startedEvent { try tx.insertEvent(startedEvent) }
             try onStarted?(verification, tx)
@@ -220,16 +223,16 @@ public struct VerificationService: Sendable {
     }
 
     /// A sealed outbox message carrying `code` for `verification`.
-    func outboxMessage(for verification: Verification, code: String, now: Date, options: SendOptions = SendOptions()) throws
-        -> OutboxMessage
-    {
-        try sealedMessage(for: verification, code: code, now: now, options: options).message
+    func outboxMessage(
+        for verification: Verification, code: String, now: Date, options: SendOptions = SendOptions(), channel: Channel = .sms
+    ) throws -> OutboxMessage {
+        try sealedMessage(for: verification, code: code, now: now, options: options, channel: channel).message
     }
 
     /// A sealed outbox message and its payload in the clear (for a hand-off from memory).
-    func sealedMessage(for verification: Verification, code: String, now: Date, options: SendOptions = SendOptions()) throws
-        -> (message: OutboxMessage, payload: MessagePayload)
-    {
+    func sealedMessage(
+        for verification: Verification, code: String, now: Date, options: SendOptions = SendOptions(), channel: Channel = .sms
+    ) throws -> (message: OutboxMessage, payload: MessagePayload) {
         let body = composer.body(
             code: code, locale: verification.locale, region: verification.region, purpose: verification.purpose,
             ttlSeconds: policy.codeTTL, appName: options.appName, appHash: options.appHash)
@@ -238,7 +241,7 @@ public struct VerificationService: Sendable {
         let message = OutboxMessage(
             id: random.timeOrderedIdentifier(prefix: "msg_", at: now), verificationID: verification.id, to: verification.phoneNumber,
             purpose: verification.purpose, sealedPayload: sealed, createdAt: now, updatedAt: now,
-            nextAttemptAt: now, expiresAt: verification.expiresAt)
+            nextAttemptAt: now, expiresAt: verification.expiresAt, channel: channel)
         return (message, payload)
     }
 }

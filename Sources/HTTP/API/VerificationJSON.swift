@@ -33,6 +33,7 @@ enum VerificationJSON {
     static func delivery(_ d: Delivery) -> JSONValue {
         [
             "status": .string(d.status.rawValue),
+            "channel": .string(d.channel.rawValue),
             "gateway": .optional(d.gateway),
             "attempts": .int(Int64(d.attempts)),
             "last_error": .optional(d.lastError),

@@ -48,7 +48,9 @@ struct VerificationRoutes: RouteGroup {
 
     func resend(_ request: HTTPRequest, _ context: RouteContext) throws -> HTTPResponse {
         let body = try RequestBody(request, allowEmpty: true)
-        let outcome = try service.resend(id: try Self.id(context), clientIP: context.clientIP, challenge: try ChallengeJSON.parse(body))
+        let outcome = try service.resend(
+            id: try Self.id(context), clientIP: context.clientIP, challenge: try ChallengeJSON.parse(body),
+            channel: try body.optionalString("channel", maxLength: 16))
         var headers: HTTPHeaders = ["Cache-Control": "no-store"]
         RateLimitHeaders.apply(outcome.rateLimit, to: &headers)
         let v = outcome.verification

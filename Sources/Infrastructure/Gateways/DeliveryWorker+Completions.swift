@@ -10,7 +10,8 @@ extension DeliveryWorker {
     func record(_ outcome: OutboxOutcome, of message: OutboxMessage) {
         let event = configuration.events?.delivery(message, outcome: outcome)
         if outcome.status == .sent || outcome.status == .failed {
-            configuration.sink.record(.delivery(gateway: outcome.gateway ?? "none", status: outcome.status.rawValue, to: message.to))
+            configuration.sink.record(
+                .delivery(gateway: outcome.gateway ?? "none", status: outcome.status.rawValue, to: message.to, channel: message.channel))
         }
         condition.lock()
         let now = DispatchTime.now().uptimeNanoseconds  // read under the lock: never before `oldestCompletion`

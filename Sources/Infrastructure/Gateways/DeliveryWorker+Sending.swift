@@ -23,9 +23,9 @@ extension DeliveryWorker {
         let sms = SMS(
             messageID: message.id, to: message.to, display: payload.display, body: payload.body, code: payload.code,
             verificationID: message.verificationID, purpose: message.purpose, locale: payload.locale,
-            expiresAt: message.expiresAt)
+            expiresAt: message.expiresAt, channel: message.channel)
         let fields = [("message_id", message.id), ("verification_id", message.verificationID),
-                      ("to", PhoneMask.mask(message.to)), ("gateway", gateway.name)]
+                      ("to", PhoneMask.mask(message.to)), ("gateway", gateway.name), ("channel", message.channel.rawValue)]
         // Vendors' error texts can quote the number or echo the request (with the code): they
         // reach the log and the verification's `last_error`, which API clients read.
         let clean = { (reason: String) in Redaction.scrub(reason, secrets: [payload.code, message.to]) }
@@ -33,8 +33,8 @@ extension DeliveryWorker {
         case .sent(let via, let providerID, let status):
             devLog?.record(DevMessage(
                 to: message.to, body: payload.body, code: payload.code, verificationID: message.verificationID,
-                purpose: message.purpose, gateway: via, sentAt: now))
-            logger.info("sms sent", fields + [("via", via)])
+                purpose: message.purpose, gateway: via, sentAt: now, channel: message.channel))
+            logger.info("message sent", fields + [("via", via)])
             return outcome(status, error: nil, provider: providerID, via: via)
         case .permanent(let raw), .unroutable(let raw):
             let reason = clean(raw)

@@ -183,7 +183,8 @@ extension CachedTransaction {
         fetches.append(Fetch(
             sql: """
                 SELECT DISTINCT ON (verification_id) \(PostgresRows.outboxColumns) FROM outbox
-                WHERE verification_id = ANY($1::text[]) ORDER BY verification_id, created_at DESC, seq DESC
+                WHERE verification_id = ANY($1::text[]) AND \(PostgresRows.isDelivery)
+                ORDER BY verification_id, created_at DESC, seq DESC
                 """,
             params: [PostgresRows.textArray(ids)],
             absorb: { [self] rows in

@@ -28,6 +28,8 @@ extension CachedTransaction {
         for change in changes.outbox[verificationID] ?? [] {
             switch change {
             case .enqueue(let message):
+                // A fallback waiting for its time is not the delivery (`PostgresRows.isDelivery`).
+                if message.fallbackOf != nil && message.attempts == 0 { continue }
                 // Newest created first; among equals the later insert (SQLite: rowid, here: seq).
                 if latest.map({ Self.ms(message.createdAt) >= Self.ms($0.createdAt) }) ?? true { latest = message }
             case .supersede(let reason, let at):

@@ -119,17 +119,18 @@ enum PostgresRows {
 
     static let outboxColumns = """
         id, verification_id, to_number, purpose, payload, status, gateway, attempts, last_error, provider_message_id, \
-        created_at, updated_at, next_attempt_at, expires_at
+        created_at, updated_at, next_attempt_at, expires_at, channel, fallback_of
         """
 
     static let insertMessage =
-        "INSERT INTO outbox (\(outboxColumns), lease_owner, lease_until) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)"
+        "INSERT INTO outbox (\(outboxColumns), lease_owner, lease_until) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)"
 
     static func values(_ m: OutboxMessage) -> [PostgresValue] {
         [
             .text(m.id), .text(m.verificationID), .text(m.to), .text(m.purpose.rawValue), .bytes(m.sealedPayload),
             .text(m.status.rawValue), text(m.gateway), int(m.attempts), text(m.lastError), text(m.providerMessageID),
             millis(m.createdAt), millis(m.updatedAt), millis(m.nextAttemptAt), millis(m.expiresAt),
+            .text(m.channel.rawValue), text(m.fallbackOf),
         ]
     }
 
@@ -142,8 +143,12 @@ enum PostgresRows {
             attempts: Int(try int(row, "attempts")), lastError: row.text("last_error"),
             providerMessageID: row.text("provider_message_id"), createdAt: date(try int(row, "created_at")),
             updatedAt: date(try int(row, "updated_at")), nextAttemptAt: date(try int(row, "next_attempt_at")),
-            expiresAt: date(try int(row, "expires_at")))
+            expiresAt: date(try int(row, "expires_at")), channel: Channel(rawValue: row.text("channel") ?? "") ?? .sms,
+            fallbackOf: row.text("fallback_of"))
     }
+
+    /// A message that is the verification's `delivery`: not a fallback that was never tried.
+    static let isDelivery = "(fallback_of IS NULL OR attempts > 0)"
 
     static func stored(_ m: OutboxMessage) -> OutboxMessage {
         var m = m

@@ -222,6 +222,12 @@ enum PostgresSchema {
         PostgresMigration(version: 13, name: "verifications by phone number", sql: """
             CREATE INDEX IF NOT EXISTS verifications_phone ON verifications (phone_number, created_at);
             """),
+        // As SQLite's.
+        PostgresMigration(version: 14, name: "message channels and fallbacks", sql: """
+            ALTER TABLE outbox ADD COLUMN IF NOT EXISTS channel TEXT NOT NULL DEFAULT 'sms';
+            ALTER TABLE outbox ADD COLUMN IF NOT EXISTS fallback_of TEXT;
+            CREATE INDEX IF NOT EXISTS outbox_fallbacks ON outbox (fallback_of) WHERE fallback_of IS NOT NULL;
+            """),
     ]
 
     /// Unique constraints whose violation means "a concurrent transaction inserted the same key

@@ -16,7 +16,7 @@ extension PostgresStore: VerificationAdminStore {
                     let v = try PostgresRows.verification(row)
                     let message = try trip {
                         try connection.queryFirst(
-                            "SELECT \(PostgresRows.outboxColumns) FROM outbox WHERE verification_id = $1 ORDER BY created_at DESC, seq DESC LIMIT 1",
+                            "SELECT \(PostgresRows.outboxColumns) FROM outbox WHERE verification_id = $1 AND \(PostgresRows.isDelivery) ORDER BY created_at DESC, seq DESC LIMIT 1",
                             [.text(v.id)])
                     }.map(PostgresRows.message)
                     return (v, message)

@@ -54,10 +54,13 @@ extension PostgresStore {
                     PostgresRows.millis(o.at), .text(o.messageID), .text(owner),
                 ] + (event.map { [.text($0.id), .text($0.type.rawValue), .text($0.body), PostgresRows.millis($0.createdAt)] } ?? [])
             )
-            guard o.providerMessageID != nil, o.gateway != nil else { return [recorded] }
+            // Only a final state (or a receipt applied below) can move a fallback.
+            let follow = o.status != .queued && (o.status != .sent || o.providerMessageID != nil)
+                ? Self.followFallbacks(messageID: o.messageID, now: o.at) : []
+            guard o.providerMessageID != nil, o.gateway != nil else { return [recorded] + follow }
             // Sees the update above (same transaction). A receipt held concurrently, after this
             // statement, is applied by the next purge.
-            return [recorded, (Self.applyEarlyReceipts(where: "o.id = $1"), [.text(o.messageID)])]
+            return [recorded, (Self.applyEarlyReceipts(where: "o.id = $1"), [.text(o.messageID)])] + follow
         }
         try retrying(connectionFailures: true) {
             try pool.withConnection { connection in
@@ -120,7 +123,7 @@ extension PostgresStore {
                     received_at = EXCLUDED.received_at
                 WHERE \(PostgresRows.receiptReplaces("EXCLUDED.status", "early_receipts.status"))
                 RETURNING 1
-            )\(withEvent)
+            )\(Self.receiptFollowsFallbacks)\(withEvent)
             SELECT EXISTS (SELECT 1 FROM known) AS found
             """
         let params: [PostgresValue] = [.text(status.rawValue), PostgresRows.text(error), PostgresRows.millis(at), .text(providerMessageID), .text(gateway)]
@@ -130,6 +133,36 @@ extension PostgresStore {
                 try trip { try connection.queryFirst(sql, params) }?.bool("found") == true
             }
         }
+    }
+
+    /// The fallbacks of the messages a receipt changed (`applied`), in the receipt's statement:
+    /// as `followFallbacks`.
+    static let receiptFollowsFallbacks = """
+        , dropped AS (
+            DELETE FROM outbox d USING applied a
+            WHERE $1 = 'delivered' AND d.verification_id = a.verification_id
+              AND d.fallback_of IS NOT NULL AND d.attempts = 0 AND d.status = 'queued'
+        ),
+        hastened AS (
+            UPDATE outbox f SET next_attempt_at = $3 FROM applied a
+            WHERE $1 IN ('failed', 'undelivered') AND f.fallback_of = a.id
+              AND f.status = 'queued' AND f.attempts = 0 AND f.next_attempt_at > $3
+        )
+        """
+
+    /// As SQLite's `followFallbacks`: once any message of the verification is delivered its
+    /// pending fallbacks are dropped; once this one failed or was undelivered, its fallback is due.
+    static func followFallbacks(messageID: String, now: Date) -> [(sql: String, params: [PostgresValue])] {
+        [
+            ("""
+                DELETE FROM outbox WHERE fallback_of IS NOT NULL AND attempts = 0 AND status = 'queued'
+                  AND verification_id = (SELECT verification_id FROM outbox WHERE id = $1 AND status = 'delivered')
+                """, [.text(messageID)]),
+            ("""
+                UPDATE outbox SET next_attempt_at = $2 WHERE fallback_of = $1 AND status = 'queued' AND attempts = 0
+                  AND next_attempt_at > $2 AND EXISTS (SELECT 1 FROM outbox WHERE id = $1 AND status IN ('failed', 'undelivered'))
+                """, [.text(messageID), PostgresRows.millis(now)]),
+        ]
     }
 
     /// Applies held receipts to the messages whose send has since been recorded, and drops them

@@ -65,7 +65,7 @@ enum SQLiteRows {
 
     static let outboxColumns = """
         id, verification_id, to_number, purpose, payload, status, gateway, attempts, last_error, provider_message_id,
-        created_at, updated_at, next_attempt_at, expires_at
+        created_at, updated_at, next_attempt_at, expires_at, channel, fallback_of
         """
 
     static func values(_ m: OutboxMessage) -> [SQLiteValue] {
@@ -73,7 +73,7 @@ enum SQLiteRows {
             .text(m.id), .text(m.verificationID), .text(m.to), .text(m.purpose.rawValue), .blob(m.sealedPayload),
             .text(m.status.rawValue), text(m.gateway), .integer(Int64(m.attempts)), text(m.lastError),
             text(m.providerMessageID), millis(m.createdAt), millis(m.updatedAt), millis(m.nextAttemptAt),
-            millis(m.expiresAt),
+            millis(m.expiresAt), .text(m.channel.rawValue), text(m.fallbackOf),
         ]
     }
 
@@ -86,6 +86,10 @@ enum SQLiteRows {
             attempts: Int(try int(row, "attempts")), lastError: row.text("last_error"),
             providerMessageID: row.text("provider_message_id"), createdAt: date(try int(row, "created_at")),
             updatedAt: date(try int(row, "updated_at")), nextAttemptAt: date(try int(row, "next_attempt_at")),
-            expiresAt: date(try int(row, "expires_at")))
+            expiresAt: date(try int(row, "expires_at")), channel: Channel(rawValue: row.text("channel") ?? "") ?? .sms,
+            fallbackOf: row.text("fallback_of"))
     }
+
+    /// A message that is the verification's `delivery`: not a fallback that was never tried.
+    static let isDelivery = "(fallback_of IS NULL OR attempts > 0)"
 }

@@ -202,5 +202,13 @@ enum SQLiteSchema {
         Migration(version: 13, name: "verifications by phone number", sql: """
             CREATE INDEX IF NOT EXISTS verifications_phone ON verifications (phone_number, created_at);
             """),
+        // Channels (docs/GATEWAYS.md): each message's channel, and for a fallback of an `auto`
+        // send the message it backs up. Not re-runnable (SQLite has no ADD COLUMN IF NOT EXISTS):
+        // a test rolling schema_migrations back past it drops the columns first.
+        Migration(version: 14, name: "message channels and fallbacks", sql: """
+            ALTER TABLE outbox ADD COLUMN channel TEXT NOT NULL DEFAULT 'sms';
+            ALTER TABLE outbox ADD COLUMN fallback_of TEXT;
+            CREATE INDEX IF NOT EXISTS outbox_fallbacks ON outbox (fallback_of) WHERE fallback_of IS NOT NULL;
+            """),
     ]
 }

@@ -12,7 +12,7 @@ extension SQLiteStore: VerificationAdminStore {
             ).map { row in
                 let v = try SQLiteRows.verification(row)
                 let message = try db.queryOne(
-                    "SELECT \(SQLiteRows.outboxColumns) FROM outbox WHERE verification_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+                    "SELECT \(SQLiteRows.outboxColumns) FROM outbox WHERE verification_id = ? AND \(SQLiteRows.isDelivery) ORDER BY created_at DESC, rowid DESC LIMIT 1",
                     [.text(v.id)]
                 ).map(SQLiteRows.message)
                 return (v, message)

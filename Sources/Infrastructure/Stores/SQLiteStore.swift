@@ -88,6 +88,10 @@ public final class SQLiteStore: VerificationStore, OutboxStore, EventOutboxStore
                     ])
                 if recorded > 0, let event = events[o.messageID] { try SQLiteTransaction(db: db).insertEvent(event) }
                 if o.providerMessageID != nil, o.gateway != nil { try Self.applyEarlyReceipt(messageID: o.messageID, db) }
+                // Only a final state (or a receipt just applied) can move a fallback.
+                if o.status != .queued && (o.status != .sent || o.providerMessageID != nil) {
+                    try Self.followFallbacks(messageID: o.messageID, now: o.at, db)
+                }
             }
         }
     }
@@ -136,6 +140,7 @@ public final class SQLiteStore: VerificationStore, OutboxStore, EventOutboxStore
                 WHERE provider_message_id = ?4 AND gateway = ?5 AND \(SQLiteRows.receiptReplaces("?1", "status"))
                 RETURNING id, verification_id
                 """, params)
+            for row in changed { try Self.followFallbacks(messageID: row.text("id") ?? "", now: at, db) }
             if let event {
                 for row in changed {
                     try SQLiteTransaction(db: db).insertEvent(
@@ -192,6 +197,23 @@ public final class SQLiteStore: VerificationStore, OutboxStore, EventOutboxStore
                 [.text(jti), SQLiteRows.millis(expiresAt), .text(attempt)])
             return try db.queryOne("SELECT redeemed_by FROM redeemed_credentials WHERE jti = ?", [.text(jti)])?.text("redeemed_by") == attempt
         }
+    }
+
+    /// The fallbacks of an `auto` send follow their message (docs/GATEWAYS.md, "auto"): once any
+    /// message of the verification is delivered its pending fallbacks are dropped; once this one
+    /// failed or was undelivered, its fallback is due at once instead of at the fallback time.
+    private static func followFallbacks(messageID: String, now: Date, _ db: Connection) throws {
+        let id: SQLiteValue = .text(messageID)
+        _ = try db.run(
+            """
+            DELETE FROM outbox WHERE fallback_of IS NOT NULL AND attempts = 0 AND status = 'queued'
+              AND verification_id = (SELECT verification_id FROM outbox WHERE id = ? AND status = 'delivered')
+            """, [id])
+        _ = try db.run(
+            """
+            UPDATE outbox SET next_attempt_at = ?2 WHERE fallback_of = ?1 AND status = 'queued' AND attempts = 0
+              AND next_attempt_at > ?2 AND EXISTS (SELECT 1 FROM outbox WHERE id = ?1 AND status IN ('failed', 'undelivered'))
+            """, [id, SQLiteRows.millis(now)])
     }
 
     /// Applies a receipt that arrived before this message's send was recorded (and drops it).

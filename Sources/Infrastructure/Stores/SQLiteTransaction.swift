@@ -26,7 +26,7 @@ final class SQLiteTransaction: StoreTransaction {
     static let insertVerification =
         "INSERT INTO verifications (\(SQLiteRows.verificationColumns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
     static let insertMessage =
-        "INSERT INTO outbox (\(SQLiteRows.outboxColumns), lease_owner, lease_until) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+        "INSERT INTO outbox (\(SQLiteRows.outboxColumns), lease_owner, lease_until) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 
     init(db: Connection) {
         self.db = db
@@ -93,7 +93,7 @@ final class SQLiteTransaction: StoreTransaction {
 
     func latestMessage(verificationID: String) throws -> OutboxMessage? {
         try db.queryOne(
-            "SELECT \(SQLiteRows.outboxColumns) FROM outbox WHERE verification_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+            "SELECT \(SQLiteRows.outboxColumns) FROM outbox WHERE verification_id = ? AND \(SQLiteRows.isDelivery) ORDER BY created_at DESC, rowid DESC LIMIT 1",
             [.text(verificationID)]
         ).map(SQLiteRows.message)
     }

@@ -28,7 +28,7 @@ public struct FakeSigner: CredentialSigner, KeyRing {
 }
 
 /// A table-driven phone parser: "+1555…" numbers are US mobiles, "+1800…" toll free,
-/// "+44…" GB mobiles, anything else without a plus is too short.
+/// "+4420…" GB landlines, other "+44…" GB mobiles, anything else without a plus is too short.
 public struct FakePhoneParser: PhoneNumberParser {
     public init() {}
     public func parse(_ text: String, defaultRegion: String?) -> Result<PhoneNumber, PhoneNumberProblem> {
@@ -44,6 +44,9 @@ public struct FakePhoneParser: PhoneNumberParser {
         }
         if digits.hasPrefix("1") {
             return .success(PhoneNumber(e164: "+" + digits, region: "US", countryCode: 1, lineType: .mobile, international: "+" + digits))
+        }
+        if digits.hasPrefix("4420") {
+            return .success(PhoneNumber(e164: "+" + digits, region: "GB", countryCode: 44, lineType: .fixedLine, international: "+" + digits))
         }
         if digits.hasPrefix("44") {
             return .success(PhoneNumber(e164: "+" + digits, region: "GB", countryCode: 44, lineType: .mobile, international: "+" + digits))

@@ -41,7 +41,7 @@ public final class InMemoryStore: VerificationStore, OutboxStore, EventOutboxSto
 
         func verification(id: String) throws -> Verification? { state.verifications[id] }
         func latestMessage(verificationID: String) throws -> OutboxMessage? {
-            state.messages.last { $0.verificationID == verificationID }
+            state.messages.last { $0.verificationID == verificationID && ($0.fallbackOf == nil || $0.attempts > 0) }
         }
         func idempotencyRecord(key: String, notBefore: Date) throws -> IdempotencyRecord? {
             state.idempotency[key].flatMap { $0.createdAt >= notBefore ? $0 : nil }
@@ -157,6 +157,7 @@ public final class InMemoryStore: VerificationStore, OutboxStore, EventOutboxSto
             {
                 Self.apply(early.status, error: early.error, at: max(early.at, o.at), to: &state.messages[i])
             }
+            state.followFallbacks(of: state.messages[i].id, now: o.at)
         }
     }
 
@@ -205,6 +206,7 @@ public final class InMemoryStore: VerificationStore, OutboxStore, EventOutboxSto
             state.insertEvent(event.event(messageID: state.messages[i].id, verificationID: state.messages[i].verificationID))
         }
         Self.apply(status, error: error, at: at, to: &state.messages[i])
+        state.followFallbacks(of: state.messages[i].id, now: at)
         return true
     }
 

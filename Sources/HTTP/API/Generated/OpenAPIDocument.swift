@@ -227,7 +227,7 @@ public enum OpenAPIDocument {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
           "422": {
-            "description": "`unsupported_line_type` (`details.line_type`), or `idempotency_key_reused` (`details.verification_id`).",
+            "description": "`unsupported_line_type` (`details.line_type`, `details.channels`: the enabled channels that reach it), `channel_not_enabled` (`details.allowed`), or `idempotency_key_reused` (`details.verification_id`).",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"
@@ -249,6 +249,7 @@ public enum OpenAPIDocument {
                             "code": {
                               "enum": [
                                 "unsupported_line_type",
+                                "channel_not_enabled",
                                 "idempotency_key_reused"
                               ]
                             }
@@ -611,6 +612,41 @@ public enum OpenAPIDocument {
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "description": "`unsupported_line_type` (`details.channels`) or `channel_not_enabled` (`details.allowed`): the `channel` asked cannot be used.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "unsupported_line_type",
+                                "channel_not_enabled"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
           },
           "429": {
             "description": "`resend_too_soon` (`details.resend_available_at`), `max_sends_reached` (`details.max_sends`), `max_attempts_reached`, `rate_limited` or `suspected_fraud`.",
@@ -3872,6 +3908,7 @@ public enum OpenAPIDocument {
           "invalid_request",
           "invalid_phone_number",
           "unsupported_line_type",
+          "channel_not_enabled",
           "region_not_allowed",
           "rate_limited",
           "suspected_fraud",
@@ -4086,8 +4123,11 @@ public enum OpenAPIDocument {
           "channel": {
             "type": "string",
             "enum": [
-              "sms"
-            ]
+              "sms",
+              "whatsapp",
+              "call"
+            ],
+            "description": "The channel of the latest send (for `auto`, its first channel; a fallback shows in `delivery.channel`)."
           },
           "expires_at": {
             "type": "string",
@@ -4170,8 +4210,11 @@ public enum OpenAPIDocument {
           "channel": {
             "type": "string",
             "enum": [
-              "sms"
-            ]
+              "sms",
+              "whatsapp",
+              "call"
+            ],
+            "description": "The channel of the latest send (for `auto`, its first channel; a fallback shows in `delivery.channel`)."
           },
           "expires_at": {
             "type": "string",
@@ -4230,6 +4273,7 @@ public enum OpenAPIDocument {
         "additionalProperties": false,
         "required": [
           "status",
+          "channel",
           "gateway",
           "attempts",
           "last_error",
@@ -4271,6 +4315,15 @@ public enum OpenAPIDocument {
             "examples": [
               "2026-11-30T12:05:00Z"
             ]
+          },
+          "channel": {
+            "type": "string",
+            "enum": [
+              "sms",
+              "whatsapp",
+              "call"
+            ],
+            "description": "The channel this message goes by."
           }
         }
       },
@@ -5009,9 +5062,13 @@ public enum OpenAPIDocument {
             ],
             "enum": [
               "sms",
+              "whatsapp",
+              "call",
+              "auto",
               null
             ],
-            "default": "sms"
+            "default": "sms",
+            "description": "`sms` (default), `whatsapp`, `call` or `auto` (the configured order with fallback, docs/GATEWAYS.md). Only the channels of `PHONE_VERIFY_CHANNELS` are accepted (422 `channel_not_enabled`)."
           },
           "locale": {
             "type": [
@@ -5077,6 +5134,20 @@ public enum OpenAPIDocument {
               }
             ],
             "description": "as on start"
+          },
+          "channel": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "enum": [
+              "sms",
+              "whatsapp",
+              "call",
+              "auto",
+              null
+            ],
+            "description": "Switch channel for this send (default: the verification's channel). Checked as on start."
           }
         }
       },
@@ -5542,8 +5613,11 @@ public enum OpenAPIDocument {
           "channel": {
             "type": "string",
             "enum": [
-              "sms"
-            ]
+              "sms",
+              "whatsapp",
+              "call"
+            ],
+            "description": "The channel of the latest send (for `auto`, its first channel; a fallback shows in `delivery.channel`)."
           },
           "expires_at": {
             "type": "string",
