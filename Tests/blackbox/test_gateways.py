@@ -162,8 +162,8 @@ def test_twilio_failover_and_signed_status_callbacks(data_dir):
         # The delivery metric counts each state per gateway and the recipient's country.
         with urllib.request.urlopen(server.base + "/metrics", timeout=5) as resp:
             metrics = resp.read().decode()
-        for labels in ('gateway="twilio",status="sent",country="US"', 'gateway="twilio",status="delivered",country="US"',
-                       'gateway="vonage",status="sent",country="US"', 'gateway="vonage",status="delivered",country="ZZ"'):
+        for labels in ('gateway="twilio",status="sent",country="US",channel="sms"', 'gateway="twilio",status="delivered",country="US",channel="sms"',
+                       'gateway="vonage",status="sent",country="US",channel="sms"', 'gateway="vonage",status="delivered",country="ZZ",channel="sms"'):
             assert re.search(r"^phoneverify_deliveries_total\{%s\} 1$" % re.escape(labels), metrics, re.M), labels
     finally:
         server.stop()
