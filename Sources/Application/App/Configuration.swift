@@ -65,6 +65,8 @@ public struct Configuration: Sendable {
     public var twilio: TwilioSettings?
     public var vonage: VonageSettings?
     public var webhook: WebhookSettings?
+    /// WhatsApp and voice gateway chains and their vendors (Configuration+Channels).
+    public var channelGateways = ChannelGatewaySettings()
     /// The events receiver (docs/EVENTS.md); nil: events are off and nothing is written.
     public var events: EventSettings?
     public var gatewayTimeout = 10.0
@@ -122,6 +124,7 @@ public struct Configuration: Sendable {
         readCodes(&reader)
         readNumberRanges(&reader)
         readGateways(&reader)
+        readChannels(&reader)
         readEvents(&reader)
         readMessages(&reader)
         readMFA(&reader)

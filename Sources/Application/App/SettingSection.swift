@@ -6,7 +6,7 @@ public enum SettingSection: String, Sendable, CaseIterable {
     case challenges
     case twilioCompat = "twilio compatibility"
     case apiKeys = "API keys"
-    case gateways, events, messages
+    case gateways, channels, events, messages
     case mfa = "MFA"
     case operations
 }

@@ -14,7 +14,7 @@ extension Settings {
     public static let twilioBaseURL = Setting<String>(
         "PHONE_VERIFY_TWILIO_BASE_URL", .gateways, .url, default: "https://api.twilio.com",
         "Twilio API base URL (point it at a sandbox or a local fake)",
-        production: .httpsOrLoopback { $0.twilio?.baseURL })
+        production: .httpsOrLoopback { $0.twilio?.baseURL ?? $0.channelGateways.twilioWhatsApp?.baseURL ?? $0.channelGateways.twilioVoice?.baseURL })
 
     public static let twilioAccountSID = Setting<String>(
         "PHONE_VERIFY_TWILIO_ACCOUNT_SID", .gateways, .text, default: "(none)",

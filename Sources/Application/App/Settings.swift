@@ -9,7 +9,7 @@ public enum Settings {
     /// In `--help` and docs order: by section, as the sections are listed in `SettingSection`.
     public static let all: [any SettingEntry] =
         serverSection + credentialsSection + codesSection + numberRangesSection + limitsSection + challengesSection + twilioCompatSection + apiKeysSection
-        + gatewaysSection + eventsSection + messagesSection + mfaSection + operationsSection
+        + gatewaysSection + channelsSection + eventsSection + messagesSection + mfaSection + operationsSection
 
     public static func named(_ name: String) -> (any SettingEntry)? { all.first { $0.name == name } }
 
