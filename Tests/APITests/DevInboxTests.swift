@@ -166,7 +166,7 @@ final class WaitingDevLog: DevMessageFeed, @unchecked Sendable {
         let first = try #require(Self.text(stream.next()))
         #expect(first == Self.preamble + Self.event(1, id: 1) + Self.event(2, id: 2) + Self.event(3, id: 3)
             + Self.unknown(1) + Self.unknown(2) + Self.unknown(3) + Self.ready(3))
-        #expect(first.contains(#"data: {"to":"+15555550123","body":"Your code is 000001","code":"000001","verification_id":"ver_1","purpose":"sign_in","gateway":"console","sent_at":"2027-01-15T08:00:01Z"}"#))
+        #expect(first.contains(#"data: {"to":"+15555550123","channel":"sms","body":"Your code is 000001","code":"000001","verification_id":"ver_1","purpose":"sign_in","gateway":"console","sent_at":"2027-01-15T08:00:01Z"}"#))
     }
 
     @Test func newMessagesArriveAsTheyAreRecorded() throws {

@@ -62,6 +62,7 @@ enum DevInboxPage {
         li.msg.stale .code { color: var(--muted); text-decoration: line-through; text-decoration-thickness: 2px; }
         .meta { font-size: 13px; color: var(--muted); display: flex; flex-wrap: wrap; gap: 2px 14px; }
         .to { color: var(--fg); font-weight: 600; font-variant-numeric: tabular-nums; }
+        .channel { font-weight: 600; text-transform: uppercase; letter-spacing: 0.04em; font-size: 11px; }
         .code { font: 600 34px/1.15 ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", Menlo, Consolas, monospace;
           letter-spacing: .14em; user-select: all; }
         .actions { grid-column: 2; grid-row: 1 / span 2; display: flex; flex-direction: column; align-items: flex-end; gap: 6px; }
@@ -156,7 +157,8 @@ enum DevInboxPage {
             const time = el("time", null, clock(m.sent_at));
             time.dateTime = m.sent_at;
             time.title = m.sent_at;
-            meta.append(el("span", "to", m.to), el("span", "purpose", words(m.purpose)), el("span", "gateway", "via " + m.gateway), time);
+            const channel = { sms: "SMS", whatsapp: "WhatsApp", call: "Call" }[m.channel] || "SMS";
+            meta.append(el("span", "channel", channel), el("span", "to", m.to), el("span", "purpose", words(m.purpose)), el("span", "gateway", "via " + m.gateway), time);
             const code = el("div", "code", m.code);
             code.title = m.verification_id;
             const actions = el("div", "actions");

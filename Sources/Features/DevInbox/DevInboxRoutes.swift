@@ -58,7 +58,7 @@ struct DevInboxRoutes: RouteGroup {
     /// A message as `GET /dev/messages` shows it.
     static func messageJSON(_ m: DevMessage) -> JSONValue {
         [
-            "to": .string(m.to), "body": .string(m.body), "code": .string(m.code),
+            "to": .string(m.to), "channel": .string(m.channel.rawValue), "body": .string(m.body), "code": .string(m.code),
             "verification_id": .string(m.verificationID), "purpose": .string(m.purpose.rawValue),
             "gateway": .string(m.gateway), "sent_at": .string(RFC3339.format(m.sentAt)),
         ]

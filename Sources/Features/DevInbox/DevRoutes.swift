@@ -53,7 +53,7 @@ struct DevRoutes: RouteGroup {
     static func body(_ list: [DevMessage]) -> [UInt8] {
         let items = list.map { m -> JSONValue in
             [
-                "to": .string(m.to), "body": .string(m.body), "code": .string(m.code),
+                "to": .string(m.to), "channel": .string(m.channel.rawValue), "body": .string(m.body), "code": .string(m.code),
                 "verification_id": .string(m.verificationID), "purpose": .string(m.purpose.rawValue),
                 "gateway": .string(m.gateway), "sent_at": .string(RFC3339.format(m.sentAt)),
             ]

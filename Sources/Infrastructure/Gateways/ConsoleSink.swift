@@ -1,7 +1,7 @@
 import Foundation
 import VerifyCore
 
-/// The development gateway: prints one plain-text line per message on stdout (never a JSON
+/// The development gateway of every channel: prints one plain-text line per message on stdout (never a JSON
 /// log line) and always succeeds. The only place a code is ever printed.
 public struct ConsoleSink: SMSGateway {
     public let name = "console"
@@ -13,8 +13,17 @@ public struct ConsoleSink: SMSGateway {
     }
 
     public func send(_ sms: SMS) -> GatewayResult {
-        output("SMS to \(sms.display) (\(sms.verificationID), \(sms.purpose.rawValue)): code \(sms.code), expires \(Self.clockTime(sms.expiresAt))")
+        output("\(Self.label(sms.channel)) to \(sms.display) (\(sms.verificationID), \(sms.purpose.rawValue)): code \(sms.code), expires \(Self.clockTime(sms.expiresAt))")
         return .sent(via: name, providerMessageID: nil, status: .sent)
+    }
+
+    /// What the line starts with: "SMS", "WhatsApp" or "Call".
+    static func label(_ channel: Channel) -> String {
+        switch channel {
+        case .sms: return "SMS"
+        case .whatsapp: return "WhatsApp"
+        case .call: return "Call"
+        }
     }
 
     /// "12:05:00Z".

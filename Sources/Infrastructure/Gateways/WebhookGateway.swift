@@ -22,7 +22,7 @@ public struct WebhookConfiguration: Sendable {
     }
 }
 
-/// POSTs `{to, body, code, verification_id, purpose, locale, message_id}` as JSON, signed per the
+/// POSTs `{to, channel, body, code, verification_id, purpose, locale, message_id}` as JSON, signed per the
 /// Standard Webhooks spec (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`),
 /// so any provider can be plugged in. Contract: 2xx = accepted; 408, 429 and 5xx = try later;
 /// 401, 403 and 404 = this endpoint is misconfigured (fail over); other 4xx = the message is
@@ -41,7 +41,7 @@ public struct WebhookGateway: SMSGateway {
 
     public func send(_ sms: SMS) -> GatewayResult {
         let payload: JSONValue = [
-            "to": .string(sms.to), "body": .string(sms.body), "code": .string(sms.code),
+            "to": .string(sms.to), "channel": .string(sms.channel.rawValue), "body": .string(sms.body), "code": .string(sms.code),
             "verification_id": .string(sms.verificationID), "purpose": .string(sms.purpose.rawValue),
             "locale": .optional(sms.locale), "message_id": .string(sms.messageID),
         ]
