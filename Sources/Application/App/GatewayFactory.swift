@@ -6,7 +6,8 @@ import CurlClient
 import Telemetry
 import VerifyCore
 
-/// Builds the configured gateway chain (`PHONE_VERIFY_GATEWAYS`, in failover order).
+/// Builds the configured gateway chains, one per channel, each in failover order with its own
+/// circuit breakers (`PHONE_VERIFY_GATEWAYS`, `PHONE_VERIFY_WHATSAPP_GATEWAYS`, `PHONE_VERIFY_VOICE_GATEWAYS`).
 enum GatewayFactory {
     static func make(
         _ c: Configuration, publicURL: String, clock: any Clock, logger: Logger, consoleOutput: (@Sendable (String) -> Void)?,
@@ -37,15 +38,23 @@ enum GatewayFactory {
             default: return nil
             }
         }
-        return ChannelRouter(sms: FailoverGateway(
-            gateways, clock: clock, logger: logger, threshold: c.circuitFailures, cooldown: Double(c.circuitCooldown), events: events))
+        let chain = { (members: [any SMSGateway]) in
+            FailoverGateway(members, clock: clock, logger: logger, threshold: c.circuitFailures, cooldown: Double(c.circuitCooldown), events: events)
+        }
+        var chains: [Channel: FailoverGateway] = [.sms: chain(gateways)]
+        let channels = ChannelGateways(configuration: c, publicURL: publicURL, http: http, clock: clock, consoleOutput: consoleOutput)
+        if !c.channelGateways.whatsApp.isEmpty { chains[.whatsapp] = chain(channels.whatsApp()) }
+        if !c.channelGateways.voice.isEmpty { chains[.call] = chain(channels.voice()) }
+        return ChannelRouter(chains)
     }
 
-    /// Authenticators of vendors' status callbacks, for the configured gateways.
-    static func callbackAuth(_ c: Configuration, publicURL: String) -> CallbackAuthenticators {
+    /// Authenticators of vendors' status callbacks, for the configured gateways of every channel
+    /// (`GatewayFactory+Callbacks.swift` for the WhatsApp and voice ones).
+    static func callbackAuth(_ c: Configuration, publicURL: String, clock: any Clock) -> CallbackAuthenticators {
         var auth = CallbackAuthenticators(publicURL: publicURL)
-        if let t = c.twilio, c.gateways.contains("twilio") {
-            let token = t.authToken
+        let g = c.channelGateways
+        let twilioToken = c.gateways.contains("twilio") ? c.twilio?.authToken : (g.twilioWhatsApp?.authToken ?? g.twilioVoice?.authToken)
+        if let token = twilioToken {
             auth.twilio = { url, fields, signature in
                 TwilioSignature.isValid(authToken: token, url: url, fields: fields, signature: signature)
             }
@@ -54,6 +63,7 @@ enum GatewayFactory {
             let bytes = Array(expected.utf8)
             auth.vonage = { presented in ConstantTime.equals(bytes, Array(presented.utf8)) }
         }
+        addChannelCallbacks(c, to: &auth, clock: clock)
         return auth
     }
 }

@@ -9,6 +9,12 @@ public struct CallbackAuthenticators: Sendable {
     public var twilio: (@Sendable (String, [(String, String)], String) -> Bool)?
     /// The `token` query parameter of Vonage receipts → authentic?
     public var vonage: (@Sendable (String) -> Bool)?
+    /// Twilio WhatsApp and call statuses on the Twilio route (`ChannelCallbacks.swift`).
+    public var twilioChannels = TwilioChannelStatuses()
+    /// Meta WhatsApp webhooks; nil: no routes.
+    public var meta: MetaCallbacks?
+    /// Vonage WhatsApp status and call event webhooks; nil: no routes.
+    public var vonageChannels: VonageChannelCallbacks?
 
     public init(
         publicURL: String, twilio: (@Sendable (String, [(String, String)], String) -> Bool)? = nil,
@@ -20,8 +26,9 @@ public struct CallbackAuthenticators: Sendable {
     }
 }
 
-/// Delivery receipts from vendors: `POST /v1/webhooks/twilio/status` (signed with
-/// X-Twilio-Signature; bad signatures get 403) and `GET|POST /v1/webhooks/vonage/dlr?token=…`.
+/// Delivery receipts from vendors: `POST /v1/webhooks/twilio/status` (SMS, WhatsApp and calls,
+/// signed with X-Twilio-Signature; bad signatures get 403), `GET|POST /v1/webhooks/vonage/dlr?token=…`,
+/// and the WhatsApp and voice webhooks of `ChannelCallbackRoutes`.
 struct DeliveryCallbackRoutes: RouteGroup {
     let receipts: DeliveryReceipts
     let auth: CallbackAuthenticators
@@ -36,11 +43,7 @@ struct DeliveryCallbackRoutes: RouteGroup {
                 guard let signature = request.headers["X-Twilio-Signature"], twilio(auth.publicURL + path, fields, signature) else {
                     throw VerifyError(.forbidden, "invalid X-Twilio-Signature")
                 }
-                let value = { (name: String) in fields.first { $0.0 == name }?.1 }
-                if let sid = value("MessageSid") ?? value("SmsSid"), let status = value("MessageStatus").flatMap(DeliveryReceipts.twilioStatus) {
-                    let error = value("ErrorCode").map { "twilio error \($0)" }
-                    try receipts.record(gateway: "twilio", providerMessageID: sid, status: status, error: error, to: value("To"))
-                }
+                try Self.recordTwilio(fields, receipts: receipts, channels: auth.twilioChannels)
                 return HTTPResponse(status: 204)
             }
         }
@@ -66,6 +69,29 @@ struct DeliveryCallbackRoutes: RouteGroup {
             }
             router.add("GET", "/v1/webhooks/vonage/dlr", handler)
             router.add("POST", "/v1/webhooks/vonage/dlr", handler)
+        }
+        ChannelCallbackRoutes(receipts: receipts, meta: auth.meta, vonage: auth.vonageChannels).register(in: &router)
+    }
+
+    /// One Twilio status callback: a call's (`CallSid`, `CallStatus`: gateway `twilio-voice`), a
+    /// WhatsApp message's (`whatsapp:` addresses: `twilio-whatsapp`) or an SMS's (`twilio`).
+    static func recordTwilio(_ fields: [(String, String)], receipts: DeliveryReceipts, channels: TwilioChannelStatuses) throws {
+        let value = { (name: String) in fields.first { $0.0 == name }?.1 }
+        if let sid = value("CallSid"), value("MessageSid") == nil {
+            guard let callStatus = value("CallStatus"), let status = channels.call?(callStatus) else { return }
+            let error = status == .undelivered || status == .failed ? "twilio call \(callStatus)" : nil
+            try receipts.record(gateway: "twilio-voice", providerMessageID: sid, status: status, error: error, to: value("To"))
+            return
+        }
+        guard let sid = value("MessageSid") ?? value("SmsSid"), let messageStatus = value("MessageStatus") else { return }
+        let error = value("ErrorCode").map { "twilio error \($0)" }
+        let whatsApp = value("ChannelPrefix") == "whatsapp" || [value("To"), value("From")].contains { $0?.hasPrefix("whatsapp:") == true }
+        if whatsApp {
+            guard let status = channels.whatsApp?(messageStatus, value("ErrorCode")) else { return }
+            let to = value("To").map { $0.hasPrefix("whatsapp:") ? String($0.dropFirst(9)) : $0 }
+            try receipts.record(gateway: "twilio-whatsapp", providerMessageID: sid, status: status, error: error, to: to)
+        } else if let status = DeliveryReceipts.twilioStatus(messageStatus) {
+            try receipts.record(gateway: "twilio", providerMessageID: sid, status: status, error: error, to: value("To"))
         }
     }
 }

@@ -97,4 +97,18 @@ public struct TwilioVoiceGateway: SMSGateway {
             VoiceRedaction.redact(body?["message"]?.stringValue ?? "no JSON error", code: sms.code)
         }
     }
+
+    /// A call status callback's `CallStatus` → delivery status. `in-progress` (answered) and
+    /// `completed` (ended after an answer, possibly by voicemail) → delivered; `busy`, `no-answer`
+    /// and `canceled` → undelivered (the phone exists, nobody took the call: another channel may
+    /// reach them); `failed` (Twilio could not place the call) → failed; the rest → sent.
+    public static func deliveryStatus(callStatus: String) -> DeliveryStatus? {
+        switch callStatus {
+        case "in-progress", "completed": return .delivered
+        case "busy", "no-answer", "canceled": return .undelivered
+        case "failed": return .failed
+        case "queued", "initiated", "ringing": return .sent
+        default: return nil
+        }
+    }
 }

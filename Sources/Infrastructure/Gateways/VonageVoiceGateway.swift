@@ -103,4 +103,18 @@ public struct VonageVoiceGateway: SMSGateway {
         let names = json?["invalid_parameters"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         return names.contains { $0 == "to" || $0.hasPrefix("to[") || $0.hasPrefix("to.") }
     }
+
+    /// A call event's `status` → delivery status. `answered` → delivered (the script plays once
+    /// answered); `busy`, `timeout`, `unanswered`, `rejected` and `cancelled` → undelivered;
+    /// `failed` → failed; `started` and `ringing` → sent. `completed` says nothing new (it ends
+    /// answered and unanswered calls alike) and is ignored.
+    public static func deliveryStatus(_ status: String) -> DeliveryStatus? {
+        switch status {
+        case "answered": return .delivered
+        case "busy", "timeout", "unanswered", "rejected", "cancelled": return .undelivered
+        case "failed": return .failed
+        case "started", "ringing": return .sent
+        default: return nil
+        }
+    }
 }

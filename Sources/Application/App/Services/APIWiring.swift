@@ -52,7 +52,7 @@ enum APIWiring {
             verifications: service, store: store, clock: clock, random: random, issuer: credentials, policy: c.mfa)
         dependencies.sessions = try SessionWiring.verifier(c, issuer: issuer, keys: keyRing, clock: clock, logger: logger)
         dependencies.introspection = SessionWiring.introspector(c, issuer: issuer, keys: keyRing, store: store, clock: clock, random: random)
-        dependencies.callbackAuth = GatewayFactory.callbackAuth(c, publicURL: listener.publicURL)
+        dependencies.callbackAuth = GatewayFactory.callbackAuth(c, publicURL: listener.publicURL, clock: clock)
         if let credentials = c.twilioCompatCredentials {
             // The /v2 endpoints need a store that keeps their services and links (SQLite and
             // PostgreSQL both do); with another store they answer 501 with a clear message
