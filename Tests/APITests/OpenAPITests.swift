@@ -68,8 +68,10 @@ import VerifyTesting
             service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
             logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {})
         dependencies.receipts = DeliveryReceipts(outbox: t.store, clock: t.clock)
-        dependencies.callbackAuth = CallbackAuthenticators(
-            publicURL: "http://issuer.test", twilio: { _, _, _ in false }, vonage: { _ in false })
+        var auth = CallbackAuthenticators(publicURL: "http://issuer.test", twilio: { _, _, _ in false }, vonage: { _ in false })
+        auth.meta = MetaCallbacks(challenge: { _, _, _ in nil }, verify: { _, _ in false }, statuses: { _ in [] })
+        auth.vonageChannels = VonageChannelCallbacks(authenticate: { _, _, _ in false }, whatsAppStatus: { _ in nil }, callStatus: { _ in nil })
+        dependencies.callbackAuth = auth
         return APIResponder(dependencies)
     }
 

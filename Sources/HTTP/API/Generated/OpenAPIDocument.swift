@@ -3142,11 +3142,11 @@ public enum OpenAPIDocument {
     "/v1/webhooks/twilio/status": {
       "post": {
         "operationId": "twilioStatusCallback",
-        "summary": "Twilio message status callback",
+        "summary": "Twilio status callback (SMS, WhatsApp messages, calls)",
         "tags": [
           "callbacks"
         ],
-        "description": "Exists only when the `twilio` gateway is configured (404 otherwise). Signed with `X-Twilio-Signature`: HMAC-SHA1 of `{PUBLIC_URL}/v1/webhooks/twilio/status` plus the sorted form fields, keyed with the auth token.",
+        "description": "Exists only when a `twilio` gateway is configured for some channel (404 otherwise). Signed with `X-Twilio-Signature`: HMAC-SHA1 of `{PUBLIC_URL}/v1/webhooks/twilio/status` plus the sorted form fields, keyed with the auth token. A call's callback (`CallSid`, `CallStatus`) is recorded for the `twilio-voice` gateway, a WhatsApp message's (`whatsapp:` addresses or `ChannelPrefix=whatsapp`) for `twilio-whatsapp`, anything else for `twilio` (docs/GATEWAYS.md).",
         "security": [
           {
             "twilioSignature": []
@@ -3889,6 +3889,504 @@ public enum OpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/InsufficientScope"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/v1/webhooks/meta/whatsapp": {
+      "get": {
+        "operationId": "metaWhatsAppSubscribe",
+        "summary": "Meta WhatsApp webhook subscription handshake",
+        "tags": [
+          "callbacks"
+        ],
+        "description": "Exists only when the `meta` WhatsApp gateway is configured with `PHONE_VERIFY_META_WA_VERIFY_TOKEN` (404 otherwise). Meta calls it once when the webhook is subscribed; the challenge is echoed when `hub.mode` is `subscribe` and `hub.verify_token` matches (constant-time).",
+        "security": [
+          {
+            "metaVerifyToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "hub.mode",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "examples": [
+                "subscribe"
+              ]
+            }
+          },
+          {
+            "name": "hub.verify_token",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "hub.challenge",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The challenge, as text.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "`forbidden`: a wrong mode or verify token.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "forbidden"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "The `meta` gateway's verify token is not configured.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "not_found"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "metaWhatsAppStatus",
+        "summary": "Meta WhatsApp status webhook",
+        "tags": [
+          "callbacks"
+        ],
+        "description": "Exists only when the `meta` WhatsApp gateway is configured with `PHONE_VERIFY_META_WA_APP_SECRET` (404 otherwise). `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body, keyed with the app secret>` is checked before the body is parsed (bodies over 64 KiB: 413). Statuses are recorded for the `meta-whatsapp` gateway: `sent` → sent, `delivered`/`read` → delivered, `failed` → failed, or undelivered for the \"not on WhatsApp\" errors (131026, 131030, 131047, 131049, 131050). Other changes (incoming messages) are ignored.",
+        "security": [
+          {
+            "metaSignature": []
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MetaWebhook"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Recorded (or ignored: an unknown message id or status).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "403": {
+            "description": "`forbidden`: a missing or invalid `X-Hub-Signature-256`.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "forbidden"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "The `meta` gateway's app secret is not configured.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "not_found"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/v1/webhooks/vonage/whatsapp": {
+      "post": {
+        "operationId": "vonageWhatsAppStatus",
+        "summary": "Vonage Messages API WhatsApp status webhook",
+        "tags": [
+          "callbacks"
+        ],
+        "description": "Exists only when the `vonage` WhatsApp gateway is configured with a signature secret or a callback token (404 otherwise). Authenticated by `Authorization: Bearer <JWT>` signed HS256 with `PHONE_VERIFY_VONAGE_SIGNATURE_SECRET` (its `iat` at most 5 minutes old, its `payload_hash` the hex SHA-256 of the raw body), or by the `token` query parameter equal to `PHONE_VERIFY_VONAGE_CALLBACK_TOKEN`. Statuses are recorded for the `vonage-whatsapp` gateway: `submitted` → sent, `delivered`/`read` → delivered, `undeliverable` → undelivered, `rejected` → failed.",
+        "security": [
+          {
+            "vonageJWT": []
+          },
+          {
+            "vonageToken": []
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/VonageMessageStatus"
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Recorded (or ignored: an unknown message id or status).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "403": {
+            "description": "`forbidden`: a missing or invalid signature and token.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "forbidden"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "The `vonage` WhatsApp gateway's callbacks are not configured.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "not_found"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        },
+        "parameters": [
+          {
+            "name": "token",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ]
+      }
+    },
+    "/v1/webhooks/vonage/voice": {
+      "post": {
+        "operationId": "vonageVoiceEvent",
+        "summary": "Vonage Voice API call event webhook",
+        "tags": [
+          "callbacks"
+        ],
+        "description": "Exists only when the `vonage` voice gateway is configured with a signature secret or a callback token (404 otherwise); calls name it as their `event_url`. Authenticated by `Authorization: Bearer <JWT>` signed HS256 with `PHONE_VERIFY_VONAGE_SIGNATURE_SECRET` (its `iat` at most 5 minutes old, its `payload_hash` the hex SHA-256 of the raw body), or by the `token` query parameter equal to `PHONE_VERIFY_VONAGE_CALLBACK_TOKEN`. Events are recorded for the `vonage-voice` gateway: `answered` → delivered, `busy`/`timeout`/`unanswered`/`rejected`/`cancelled` → undelivered, `failed` → failed, `started`/`ringing` → sent; `completed` is ignored.",
+        "security": [
+          {
+            "vonageJWT": []
+          },
+          {
+            "vonageToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "token",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/VonageCallEvent"
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Recorded (or ignored: an unknown call or status).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            }
+          },
+          "403": {
+            "description": "`forbidden`: a missing or invalid signature and token.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "forbidden"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "The `vonage` voice gateway's callbacks are not configured.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "not_found"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -5237,7 +5735,7 @@ public enum OpenAPIDocument {
       },
       "TwilioStatusCallback": {
         "type": "object",
-        "description": "Twilio's status callback (form fields). Only `MessageSid` (or `SmsSid`), `MessageStatus` and `ErrorCode` are read; every field counts for the signature.",
+        "description": "Twilio's status callback (form fields). Read: `MessageSid` (or `SmsSid`), `MessageStatus`, `ErrorCode`, `To`, `From`, `ChannelPrefix` for messages; `CallSid` and `CallStatus` for calls. Every field counts for the signature.",
         "additionalProperties": {
           "type": "string"
         },
@@ -5253,7 +5751,7 @@ public enum OpenAPIDocument {
             "examples": [
               "delivered"
             ],
-            "description": "`delivered`/`read` → delivered, `undelivered` → undelivered, `failed` → failed, `accepted`/`queued`/`sending`/`sent`/`scheduled` → sent; others are ignored"
+            "description": "`delivered`/`read` → delivered, `undelivered` → undelivered, `failed` → failed, `accepted`/`queued`/`sending`/`sent`/`scheduled` → sent; others are ignored (WhatsApp: `failed`/`undelivered` with ErrorCode 63003, 63024, 63032, 63049 or 21610 → undelivered)"
           },
           "ErrorCode": {
             "type": "string"
@@ -5266,6 +5764,22 @@ public enum OpenAPIDocument {
           },
           "To": {
             "type": "string"
+          },
+          "CallSid": {
+            "type": "string"
+          },
+          "CallStatus": {
+            "type": "string",
+            "examples": [
+              "completed"
+            ],
+            "description": "`completed`/`in-progress` → delivered, `busy`/`no-answer`/`canceled` → undelivered, `failed` → failed, `queued`/`initiated`/`ringing` → sent; others are ignored"
+          },
+          "ChannelPrefix": {
+            "type": "string",
+            "examples": [
+              "whatsapp"
+            ]
           }
         }
       },
@@ -5698,6 +6212,71 @@ public enum OpenAPIDocument {
             "items": {
               "$ref": "#/components/schemas/AdminVerification"
             }
+          }
+        }
+      },
+      "MetaWebhook": {
+        "type": "object",
+        "description": "Meta's webhook notification (`object: whatsapp_business_account`); only `entry[].changes[].value.statuses[]` (`id`, `status`, `errors[].code`) is read.",
+        "additionalProperties": true,
+        "properties": {
+          "object": {
+            "type": "string"
+          },
+          "entry": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "additionalProperties": true
+            }
+          }
+        }
+      },
+      "VonageMessageStatus": {
+        "type": "object",
+        "description": "A Messages API status; `message_uuid`, `status`, `to` and `error.title` are read.",
+        "additionalProperties": true,
+        "properties": {
+          "message_uuid": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "examples": [
+              "delivered"
+            ]
+          },
+          "to": {
+            "type": "string"
+          },
+          "channel": {
+            "type": "string"
+          },
+          "error": {
+            "type": "object",
+            "additionalProperties": true
+          }
+        }
+      },
+      "VonageCallEvent": {
+        "type": "object",
+        "description": "A Voice API call event; `uuid`, `status` and `to` are read.",
+        "additionalProperties": true,
+        "properties": {
+          "uuid": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "examples": [
+              "answered"
+            ]
+          },
+          "to": {
+            "type": "string"
+          },
+          "conversation_uuid": {
+            "type": "string"
           }
         }
       }
@@ -6172,6 +6751,24 @@ public enum OpenAPIDocument {
         "in": "query",
         "name": "token",
         "description": "`PHONE_VERIFY_VONAGE_CALLBACK_TOKEN`, compared in constant time."
+      },
+      "metaSignature": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-Hub-Signature-256",
+        "description": "`sha256=` + hex HMAC-SHA256 of the raw body keyed with `PHONE_VERIFY_META_WA_APP_SECRET`."
+      },
+      "metaVerifyToken": {
+        "type": "apiKey",
+        "in": "query",
+        "name": "hub.verify_token",
+        "description": "`PHONE_VERIFY_META_WA_VERIFY_TOKEN`, compared in constant time."
+      },
+      "vonageJWT": {
+        "type": "http",
+        "scheme": "bearer",
+        "bearerFormat": "JWT",
+        "description": "Vonage's signed webhook: HS256 with `PHONE_VERIFY_VONAGE_SIGNATURE_SECRET`, claims `iat` (≤ 5 minutes old) and `payload_hash` (hex SHA-256 of the body)."
       }
     }
   }
