@@ -8,6 +8,7 @@ import base64
 import hashlib
 import hmac
 import json
+import os
 import re
 import subprocess
 import time
@@ -16,7 +17,7 @@ import urllib.request
 
 import jwt
 
-from conftest import Server
+from conftest import BINARY, Server
 from fakes import FakeVendor
 
 CHANNELS = {"PHONE_VERIFY_CHANNELS": "sms,whatsapp,call,auto", "PHONE_VERIFY_AUTO_CHANNELS": "whatsapp,sms"}
@@ -344,3 +345,23 @@ def test_channel_settings_are_validated_at_start_up(data_dir):
         text = str(err)
         assert "PHONE_VERIFY_AUTO_CHANNELS (default whatsapp,sms) lists whatsapp, which PHONE_VERIFY_CHANNELS does not enable" in text
         assert 'PHONE_VERIFY_VOICE_GATEWAYS unknown gateway "meta"' in text
+
+
+def test_config_check_reports_channels_and_redacts_vendor_secrets(data_dir):
+    env = dict(os.environ, PHONE_VERIFY_DATA_DIR=data_dir, **CHANNELS, PHONE_VERIFY_WHATSAPP_GATEWAYS="meta",
+               PHONE_VERIFY_META_WA_PHONE_NUMBER_ID="106540352242922", PHONE_VERIFY_META_WA_ACCESS_TOKEN="EAAG-secret-meta-token",
+               PHONE_VERIFY_META_WA_TEMPLATE="verification_code", PHONE_VERIFY_META_WA_APP_SECRET="secret-app-secret")
+    good = subprocess.run([BINARY, "config", "check"], env=env, capture_output=True, text=True, timeout=30)
+    assert good.returncode == 0, good.stdout
+    report = json.loads(good.stdout)
+    assert report["effective"]["channels"] == ["sms", "whatsapp", "call", "auto"]
+    assert report["effective"]["whatsapp_gateways"] == ["meta"] and report["effective"]["voice_gateways"] == ["console"]
+    assert report["settings"]["PHONE_VERIFY_META_WA_ACCESS_TOKEN"] == "(set, redacted)"
+    assert "EAAG-secret-meta-token" not in good.stdout and "secret-app-secret" not in good.stdout
+
+    env.update(PHONE_VERIFY_WHATSAPP_GATEWAYS="meta,twilio", PHONE_VERIFY_META_WA_TEMPLATE="")
+    bad = subprocess.run([BINARY, "config", "check"], env=env, capture_output=True, text=True, timeout=30)
+    assert bad.returncode == 78
+    problems = json.loads(bad.stdout)["problems"]
+    assert "PHONE_VERIFY_META_WA_TEMPLATE is required by the meta WhatsApp gateway" in problems
+    assert "PHONE_VERIFY_TWILIO_WA_FROM is required by the twilio WhatsApp gateway" in problems

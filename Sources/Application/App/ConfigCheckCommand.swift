@@ -44,6 +44,9 @@ enum ConfigCheckCommand {
             report.append(JSONMember("effective", [
                 "mode": .string(c.mode.rawValue), "listen": .string("\(c.listenHost):\(c.listenPort)"),
                 "database": .string(SettingMask.urlCredentials.display(StoreFactory.describe(c))), "gateways": .array(c.gateways.map { .string($0) }),
+                "channels": .array(c.policy.channels.enabledNames.map { .string($0) }),
+                "whatsapp_gateways": .array(c.channelGateways.whatsApp.map { .string($0) }),
+                "voice_gateways": .array(c.channelGateways.voice.map { .string($0) }),
                 "limits": .object(LimitScope.allCases.map { JSONMember($0.rawValue, .string(c.limits.rules($0).map(\.description).joined(separator: ","))) }),
                 "mfa": .bool(c.authCore.isConfigured), "fraud_guard": .bool(c.fraud.enabled),
                 "test_numbers": .int(Int64(c.testNumbers.codes.count)),
