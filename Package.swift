@@ -121,7 +121,7 @@ let package = Package(
             dependencies: [
                 "Challenges", "VerifyCore", "VerifyTesting", "LibCrypto", "HTTPServer", "HTTPMessages", "CurlClient", "Encoding", "CBOR",
             ]),
-        .testTarget(name: "LiveTests", dependencies: ["App", "API", "VerifyCore", "HTTPMessages", "LibCrypto"]),
+        .testTarget(name: "LiveTests", dependencies: ["App", "API", "Gateways", "HTTPServer", "Telemetry", "VerifyCore", "HTTPMessages", "LibCrypto"]),
         // The client's unit tests (canned responses), live tests against the built phone-verify
         // binary, and its agreement with docs/openapi.json; LibCrypto only mints test tokens.
         .testTarget(name: "PhoneVerifyClientTests", dependencies: ["PhoneVerifyClient", "LibCrypto"]),
