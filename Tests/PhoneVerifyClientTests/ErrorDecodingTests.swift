@@ -11,6 +11,10 @@ import Testing
         (422, "channel_not_enabled", #"{"channel": "call", "allowed": ["sms", "whatsapp"]}"#, nil,
          .channelNotEnabled(channel: "call", allowed: ["sms", "whatsapp"])),
         (403, "region_not_allowed", #"{"region": "KP"}"#, nil, .regionNotAllowed(region: "KP")),
+        (
+            422, "channel_not_enabled", #"{"channel": "call", "allowed": ["sms", "whatsapp"]}"#, nil,
+            .channelNotEnabled(channel: "call", allowed: ["sms", "whatsapp"])
+        ),
         (429, "rate_limited", #"{"scope": "phone", "limit": "5/1h"}"#, "120", .rateLimited(scope: "phone", retryAfter: 120)),
         (429, "suspected_fraud", #"{"scope": "prefix", "key": "+88216", "reason": "r"}"#, "600", .suspectedFraud(retryAfter: 600)),
         (

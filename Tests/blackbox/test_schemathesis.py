@@ -9,8 +9,8 @@ Three parts, all validated by schemathesis's checks against the spec:
 
 The server runs in development mode with generous rate limits (so generated requests reach the
 handlers instead of stopping at 429), no resend cooldown, the fraud guard off, an admin key, a
-shared HS256 secret for MFA session tokens, and the Twilio and Vonage gateways configured behind the
-console sink (so their callback routes exist; nothing is ever sent to them). Bounded: a fixed seed,
+shared HS256 secret for MFA session tokens, and the Twilio, Vonage and Meta gateways of every channel
+configured behind the console sink (so their callback routes exist; nothing is ever sent to them). Bounded: a fixed seed,
 a few examples per operation, a time budget for the generated part.
 """
 import base64
@@ -24,8 +24,12 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+import json
+
 import jwt
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -45,6 +49,11 @@ AUTH_ISSUER = "https://auth.example.test"
 AUTH_AUDIENCE = "phone-verify"
 TWILIO_TOKEN = "twilio-auth-token"
 VONAGE_TOKEN = "vonage-callback-token"
+META_SECRET = "meta-app-secret"
+META_VERIFY_TOKEN = "meta-verify-token"
+VONAGE_SIGNATURE_SECRET = "vonage-signature-secret"
+VONAGE_KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
+    serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
 # Generated requests stop after this many seconds (the whole module stays well under 2 minutes).
 # Both can be raised for a deeper local run, e.g. PHONE_VERIFY_SCHEMATHESIS_EXAMPLES=300.
 BUDGET_SECONDS = float(os.environ.get("PHONE_VERIFY_SCHEMATHESIS_BUDGET", "60"))
@@ -70,6 +79,25 @@ ENV = {
     "PHONE_VERIFY_VONAGE_API_SECRET": "secret",
     "PHONE_VERIFY_VONAGE_FROM": "PhoneVerify",
     "PHONE_VERIFY_VONAGE_CALLBACK_TOKEN": VONAGE_TOKEN,
+    "PHONE_VERIFY_CHANNELS": "sms,whatsapp,call",
+    "PHONE_VERIFY_WHATSAPP_GATEWAYS": "console,meta,twilio,vonage",
+    "PHONE_VERIFY_VOICE_GATEWAYS": "console,twilio,vonage",
+    "PHONE_VERIFY_META_WA_BASE_URL": "http://127.0.0.1:9",
+    "PHONE_VERIFY_META_WA_PHONE_NUMBER_ID": "106540352242922",
+    "PHONE_VERIFY_META_WA_ACCESS_TOKEN": "meta-access-token",
+    "PHONE_VERIFY_META_WA_TEMPLATE": "verification_code",
+    "PHONE_VERIFY_META_WA_APP_SECRET": META_SECRET,
+    "PHONE_VERIFY_META_WA_VERIFY_TOKEN": META_VERIFY_TOKEN,
+    "PHONE_VERIFY_TWILIO_WA_FROM": "+14155238886",
+    "PHONE_VERIFY_TWILIO_WA_CONTENT_SID": "HX00000000000000000000000000000000",
+    "PHONE_VERIFY_VONAGE_MESSAGES_BASE_URL": "http://127.0.0.1:9",
+    "PHONE_VERIFY_VONAGE_VOICE_BASE_URL": "http://127.0.0.1:9",
+    "PHONE_VERIFY_VONAGE_WA_FROM": "+447700900000",
+    "PHONE_VERIFY_VONAGE_WA_TEMPLATE": "verification_code",
+    "PHONE_VERIFY_VONAGE_APPLICATION_ID": "aaaaaaaa-bbbb-cccc-dddd-0123456789ab",
+    "PHONE_VERIFY_VONAGE_PRIVATE_KEY": VONAGE_KEY,
+    "PHONE_VERIFY_VONAGE_VOICE_FROM": "+15005550007",
+    "PHONE_VERIFY_VONAGE_SIGNATURE_SECRET": VONAGE_SIGNATURE_SECRET,
     "PHONE_VERIFY_LOG_LEVEL": "error",
 }
 
@@ -383,6 +411,36 @@ def test_discovery_operations_and_callbacks_match_the_spec(live):
     call("GET", "/v1/webhooks/vonage/dlr", 204, query={"token": VONAGE_TOKEN, "messageId": "0A00", "status": "delivered"})
     call("POST", "/v1/webhooks/vonage/dlr", 204, query={"token": VONAGE_TOKEN}, body={"messageId": "0A00", "status": "delivered"})
     call("GET", "/v1/webhooks/vonage/dlr", 403, query={"token": "wrong"})
+
+    # Twilio call and WhatsApp statuses on the same signed route.
+    for fields in ({"CallSid": "CA0000", "CallStatus": "completed"},
+                   {"MessageSid": "MM0000", "MessageStatus": "read", "To": "whatsapp:+447400123001", "ChannelPrefix": "whatsapp"}):
+        ok = FULL["/v1/webhooks/twilio/status"]["POST"].Case(
+            body=fields, media_type="application/x-www-form-urlencoded", headers={"X-Twilio-Signature": twilio_signature(url, fields)})
+        response = ok.call(base_url=live.base, timeout=10)
+        ok.validate_response(response, checks=CHECKS)
+        assert response.status_code == 204, response.text
+
+    # Meta: the handshake, then statuses signed over the raw body.
+    handshake = call("GET", "/v1/webhooks/meta/whatsapp", 200,
+                     query={"hub.mode": "subscribe", "hub.verify_token": META_VERIFY_TOKEN, "hub.challenge": "1158201444"})
+    assert handshake.text == "1158201444"
+    call("GET", "/v1/webhooks/meta/whatsapp", 403, query={"hub.mode": "subscribe", "hub.verify_token": "wrong", "hub.challenge": "1"})
+    status = {"object": "whatsapp_business_account", "entry": [{"changes": [{"value": {"statuses": [{"id": "wamid.0", "status": "delivered"}]}}]}]}
+    body = json.dumps(status).encode()
+    signed = "sha256=" + hmac.new(META_SECRET.encode(), body, hashlib.sha256).hexdigest()
+    call("POST", "/v1/webhooks/meta/whatsapp", 200, raw=("application/json", body), headers={"X-Hub-Signature-256": signed})
+    call("POST", "/v1/webhooks/meta/whatsapp", 403, raw=("application/json", body), headers={"X-Hub-Signature-256": "sha256=" + "0" * 64})
+
+    # Vonage: a signed JWT (HS256, payload_hash) or the URL token.
+    for template, event in (("/v1/webhooks/vonage/whatsapp", {"message_uuid": "u-0", "status": "delivered"}),
+                            ("/v1/webhooks/vonage/voice", {"uuid": "call-0", "status": "answered"})):
+        body = json.dumps(event).encode()
+        token = jwt.encode({"iat": int(time.time()), "jti": "j", "payload_hash": hashlib.sha256(body).hexdigest()},
+                           VONAGE_SIGNATURE_SECRET, algorithm="HS256")
+        call("POST", template, 204, raw=("application/json", body), headers={"Authorization": "Bearer " + token})
+        call("POST", template, 204, raw=("application/json", body), query={"token": VONAGE_TOKEN})
+        call("POST", template, 403, raw=("application/json", body), headers={"Authorization": "Bearer " + token[:-2] + "AA"})
 
 
 def test_refusals_by_policy_match_the_spec():

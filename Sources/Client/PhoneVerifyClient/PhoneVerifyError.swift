@@ -15,6 +15,9 @@ public enum PhoneVerifyError: Error, LocalizedError, Sendable, Hashable {
     case channelNotEnabled(channel: String?, allowed: [String])
     /// The number's region is not served.
     case regionNotAllowed(region: String?)
+    /// The channel asked for (`whatsapp`, `call`, `auto`) is not enabled on this server
+    /// (`allowed`: the ones that are); ask again with one of them, e.g. `sms`.
+    case channelNotEnabled(channel: String?, allowed: [String])
     /// A rate limit refused the request; try again after `retryAfter` seconds.
     case rateLimited(scope: String?, retryAfter: TimeInterval?)
     /// The destination is paused by the fraud guard.
@@ -68,6 +71,7 @@ public enum PhoneVerifyError: Error, LocalizedError, Sendable, Hashable {
         case .unsupportedLineType: return "unsupported_line_type"
         case .channelNotEnabled: return "channel_not_enabled"
         case .regionNotAllowed: return "region_not_allowed"
+        case .channelNotEnabled: return "channel_not_enabled"
         case .rateLimited: return "rate_limited"
         case .suspectedFraud: return "suspected_fraud"
         case .challengeRequired: return "challenge_required"
@@ -117,6 +121,7 @@ public enum PhoneVerifyError: Error, LocalizedError, Sendable, Hashable {
         case .unsupportedLineType: return "Codes can only be sent to mobile numbers."
         case .channelNotEnabled: return "This way of receiving a code is not available. Please choose another."
         case .regionNotAllowed: return "Phone numbers from this region are not supported."
+        case .channelNotEnabled: return "Codes cannot be sent this way. Please choose another way to get your code."
         case .rateLimited(_, let retryAfter): return "Too many attempts. " + Self.tryAgain(retryAfter)
         case .suspectedFraud(let retryAfter): return "Codes cannot be sent to this number right now. " + Self.tryAgain(retryAfter)
         case .challengeRequired: return "Please confirm you are not a robot before a code is sent."
@@ -171,6 +176,7 @@ extension PhoneVerifyError {
         case "unsupported_line_type": return .unsupportedLineType(lineType: string("line_type"))
         case "channel_not_enabled": return .channelNotEnabled(channel: string("channel"), allowed: details["allowed"] as? [String] ?? [])
         case "region_not_allowed": return .regionNotAllowed(region: string("region"))
+        case "channel_not_enabled": return .channelNotEnabled(channel: string("channel"), allowed: details["allowed"] as? [String] ?? [])
         case "rate_limited": return .rateLimited(scope: string("scope"), retryAfter: retryAfter)
         case "suspected_fraud": return .suspectedFraud(retryAfter: retryAfter)
         case "challenge_required":
@@ -208,7 +214,7 @@ extension PhoneVerifyError {
     /// docs/openapi.json by the tests).
     static let decodedDetails: [String: [String]] = [
         "invalid_request": ["field"], "invalid_phone_number": ["reason"], "unsupported_line_type": ["line_type"],
-        "region_not_allowed": ["region"], "rate_limited": ["scope"], "challenge_required": ["providers"],
+        "region_not_allowed": ["region"], "channel_not_enabled": ["channel", "allowed"], "rate_limited": ["scope"], "challenge_required": ["providers"],
         "challenge_failed": ["provider"], "step_up_required": ["max_age", "acr_values"], "factor_limit_reached": ["max_factors"],
         "incorrect_code": ["attempts_remaining"], "resend_too_soon": ["resend_available_at"], "max_sends_reached": ["max_sends"],
     ]

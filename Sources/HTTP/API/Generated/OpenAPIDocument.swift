@@ -4570,6 +4570,24 @@ public enum OpenAPIDocument {
           "provider": {
             "type": "string",
             "description": "`challenge_failed`: the provider whose token failed"
+          },
+          "channel": {
+            "type": "string",
+            "description": "`channel_not_enabled`: the channel asked for"
+          },
+          "allowed": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "`channel_not_enabled`: the channels enabled here; `invalid_request` on `channel`: the names accepted"
+          },
+          "channels": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "`unsupported_line_type`: the enabled channels that reach this line type"
           }
         }
       },
@@ -5473,6 +5491,7 @@ public enum OpenAPIDocument {
               "additionalProperties": false,
               "required": [
                 "to",
+                "channel",
                 "body",
                 "code",
                 "verification_id",
@@ -5488,6 +5507,15 @@ public enum OpenAPIDocument {
                   "examples": [
                     "+14155552671"
                   ]
+                },
+                "channel": {
+                  "type": "string",
+                  "enum": [
+                    "sms",
+                    "whatsapp",
+                    "call"
+                  ],
+                  "description": "How the message went: an SMS, a WhatsApp template or a voice call."
                 },
                 "body": {
                   "type": "string"
