@@ -110,6 +110,13 @@ import VerifyCore
         }
     }
 
+    @Test func theWebhookGatewayOfAChannelNeedsItsSettings() throws {
+        #expect(problems(["PHONE_VERIFY_CHANNELS": "sms,call", "PHONE_VERIFY_VOICE_GATEWAYS": "webhook"]) == [
+            "PHONE_VERIFY_WEBHOOK_URL is required by the webhook gateway",
+            "PHONE_VERIFY_WEBHOOK_SECRET is required by the webhook gateway",
+        ])
+    }
+
     @Test func vendorsAreReadWithSharedCredentialsAndDefaults() throws {
         let c = try Configuration.load(environment: Self.meta.merging([
             "PHONE_VERIFY_CHANNELS": "sms,whatsapp,call,auto", "PHONE_VERIFY_WHATSAPP_GATEWAYS": "meta, twilio, webhook",
@@ -143,6 +150,9 @@ import VerifyCore
         ])
         #expect(problems(base.merging(["PHONE_VERIFY_VONAGE_PRIVATE_KEY": "not a key"]) { $1 }) == [
             "PHONE_VERIFY_VONAGE_PRIVATE_KEY is not a PEM private key",
+        ])
+        #expect(problems(base.merging(["PHONE_VERIFY_VONAGE_PRIVATE_KEY": Self.rsaPEM, "PHONE_VERIFY_VONAGE_PRIVATE_KEY_FILE": "/k"]) { $1 }) == [
+            "PHONE_VERIFY_VONAGE_PRIVATE_KEY and PHONE_VERIFY_VONAGE_PRIVATE_KEY_FILE are both set: give one",
         ])
         #expect(problems(base.merging(["PHONE_VERIFY_VONAGE_PRIVATE_KEY_FILE": "/nonexistent/vonage.key"]) { $1 }) == [
             "PHONE_VERIFY_VONAGE_PRIVATE_KEY_FILE cannot be read",

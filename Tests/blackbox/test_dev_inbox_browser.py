@@ -93,6 +93,7 @@ def test_codes_appear_live_without_reload(server, browser):
           "the first code is shown")
     assert browser.execute_script("return window.pvSameDocument") == "still here", "the page was reloaded"
     assert first.find_element(By.CSS_SELECTOR, ".to").text == US
+    assert first.find_element(By.CSS_SELECTOR, ".channel").text == "SMS"
     assert first_code in first.find_element(By.CSS_SELECTOR, ".body").text
     code_style = browser.execute_script(
         "const s = getComputedStyle(arguments[0]); return [parseFloat(s.fontSize), s.fontFamily]",
