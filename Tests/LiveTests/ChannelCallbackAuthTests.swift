@@ -49,7 +49,7 @@ import VerifyCore
         #expect(meta.challenge?("subscribe", "verify-token", "42") == "42")
         #expect(meta.challenge?("subscribe", "other", "42") == nil)
         #expect(meta.challenge?("unsubscribe", "verify-token", "42") == nil)
-        let body = Array(#"{"object":"whatsapp_business_account","entry":[{"changes":[{"value":{"statuses":[{"id":"wamid.A","status":"failed","errors":[{"code":131026,"title":"Message undeliverable"}]},{"id":"wamid.B","status":"read"}]}}]}]}"#.utf8)
+        let body = Array(#"{"object":"whatsapp_business_account","entry":[{"changes":[{"value":{"statuses":[{"id":"wamid.A","status":"failed","recipient_id":"447400123456","errors":[{"code":131026,"title":"Message undeliverable"}]},{"id":"wamid.B","status":"read"}]}}]}]}"#.utf8)
         let good = "sha256=" + Self.hex(HMAC.sha256(key: Array("app-secret".utf8), data: body))
         #expect(meta.verify?(body, good) == true)
         #expect(meta.verify?(body, "sha256=" + Self.hex(HMAC.sha256(key: Array("other".utf8), data: body))) == false)
@@ -57,7 +57,7 @@ import VerifyCore
         #expect(meta.verify?(body, nil) == false)
         // The reason keeps Meta's code only, never its text.
         #expect(meta.statuses(body) == [
-            .init(messageID: "wamid.A", status: .undelivered, error: "meta error 131026"),
+            .init(messageID: "wamid.A", status: .undelivered, error: "meta error 131026", to: "+447400123456"),
             .init(messageID: "wamid.B", status: .delivered, error: nil),
         ])
     }

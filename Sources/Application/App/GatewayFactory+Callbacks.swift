@@ -29,7 +29,8 @@ extension GatewayFactory {
             }
             let statuses: @Sendable ([UInt8]) -> [CallbackReceipt] = { body in
                 MetaWhatsAppStatus.parse(body).map { s in
-                    CallbackReceipt(messageID: s.messageID, status: s.status, error: s.errorCode.map { "meta error \($0)" })
+                    CallbackReceipt(
+                        messageID: s.messageID, status: s.status, error: s.errorCode.map { "meta error \($0)" }, to: s.recipient.map { "+" + $0 })
                 }
             }
             auth.meta = MetaCallbacks(challenge: challenge, verify: verify, statuses: statuses)

@@ -36,7 +36,7 @@ struct ChannelCallbackRoutes: RouteGroup {
                         throw VerifyError(.forbidden, "invalid X-Hub-Signature-256")
                     }
                     for receipt in meta.statuses(request.body) {
-                        try receipts.record(gateway: "meta-whatsapp", providerMessageID: receipt.messageID, status: receipt.status, error: receipt.error)
+                        try receipts.record(gateway: "meta-whatsapp", providerMessageID: receipt.messageID, status: receipt.status, error: receipt.error, to: receipt.to)
                     }
                     return HTTPResponse(status: 200)
                 }

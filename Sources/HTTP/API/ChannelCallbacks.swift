@@ -6,11 +6,14 @@ public struct CallbackReceipt: Sendable, Equatable {
     public var status: DeliveryStatus
     /// A short reason for the record (`meta error 131026`), never vendor text.
     public var error: String?
+    /// The recipient (E.164), for the delivery metric's country only.
+    public var to: String?
 
-    public init(messageID: String, status: DeliveryStatus, error: String?) {
+    public init(messageID: String, status: DeliveryStatus, error: String?, to: String? = nil) {
         self.messageID = messageID
         self.status = status
         self.error = error
+        self.to = to
     }
 }
 

@@ -10,12 +10,15 @@ public struct MetaWhatsAppStatus: Sendable, Equatable {
     public let errorCode: Int64?
     /// `errors[].title` (and `error_data.details`), bounded; never the code's text.
     public let error: String?
+    /// `recipient_id`: the recipient's WhatsApp id (digits), for the delivery metric's country.
+    public let recipient: String?
 
-    public init(messageID: String, status: DeliveryStatus, errorCode: Int64?, error: String?) {
+    public init(messageID: String, status: DeliveryStatus, errorCode: Int64?, error: String?, recipient: String? = nil) {
         self.messageID = messageID
         self.status = status
         self.errorCode = errorCode
         self.error = error
+        self.recipient = recipient
     }
 
     /// Meta `status` → delivery status: `sent` (accepted by WhatsApp), `delivered` and `read`
@@ -50,7 +53,8 @@ public struct MetaWhatsAppStatus: Sendable, Equatable {
                     }
                     found.append(MetaWhatsAppStatus(
                         messageID: id, status: status, errorCode: code,
-                        error: text.map { "code \(code.map(String.init) ?? "-"): " + String($0.prefix(300)) }))
+                        error: text.map { "code \(code.map(String.init) ?? "-"): " + String($0.prefix(300)) },
+                        recipient: item["recipient_id"]?.stringValue))
                 }
             }
         }
