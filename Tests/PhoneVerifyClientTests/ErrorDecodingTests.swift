@@ -8,8 +8,6 @@ import Testing
         (400, "invalid_request", #"{"field": "code"}"#, nil, .invalidRequest(field: "code", message: "m")),
         (400, "invalid_phone_number", #"{"reason": "too_short"}"#, nil, .invalidPhoneNumber(reason: "too_short")),
         (422, "unsupported_line_type", #"{"line_type": "voip"}"#, nil, .unsupportedLineType(lineType: "voip")),
-        (422, "channel_not_enabled", #"{"channel": "call", "allowed": ["sms", "whatsapp"]}"#, nil,
-         .channelNotEnabled(channel: "call", allowed: ["sms", "whatsapp"])),
         (403, "region_not_allowed", #"{"region": "KP"}"#, nil, .regionNotAllowed(region: "KP")),
         (
             422, "channel_not_enabled", #"{"channel": "call", "allowed": ["sms", "whatsapp"]}"#, nil,

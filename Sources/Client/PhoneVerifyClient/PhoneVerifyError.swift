@@ -11,8 +11,6 @@ public enum PhoneVerifyError: Error, LocalizedError, Sendable, Hashable {
     case invalidPhoneNumber(reason: String?)
     /// The number's line type (landline, VoIP, …) is not accepted.
     case unsupportedLineType(lineType: String?)
-    /// The channel asked is not enabled on this server (`allowed`: the ones that are).
-    case channelNotEnabled(channel: String?, allowed: [String])
     /// The number's region is not served.
     case regionNotAllowed(region: String?)
     /// The channel asked for (`whatsapp`, `call`, `auto`) is not enabled on this server
@@ -69,7 +67,6 @@ public enum PhoneVerifyError: Error, LocalizedError, Sendable, Hashable {
         case .invalidRequest: return "invalid_request"
         case .invalidPhoneNumber: return "invalid_phone_number"
         case .unsupportedLineType: return "unsupported_line_type"
-        case .channelNotEnabled: return "channel_not_enabled"
         case .regionNotAllowed: return "region_not_allowed"
         case .channelNotEnabled: return "channel_not_enabled"
         case .rateLimited: return "rate_limited"
@@ -119,7 +116,6 @@ public enum PhoneVerifyError: Error, LocalizedError, Sendable, Hashable {
             default: return "This phone number is not valid."
             }
         case .unsupportedLineType: return "Codes can only be sent to mobile numbers."
-        case .channelNotEnabled: return "This way of receiving a code is not available. Please choose another."
         case .regionNotAllowed: return "Phone numbers from this region are not supported."
         case .channelNotEnabled: return "Codes cannot be sent this way. Please choose another way to get your code."
         case .rateLimited(_, let retryAfter): return "Too many attempts. " + Self.tryAgain(retryAfter)
@@ -174,7 +170,6 @@ extension PhoneVerifyError {
         case "invalid_request": return .invalidRequest(field: string("field"), message: message)
         case "invalid_phone_number": return .invalidPhoneNumber(reason: string("reason"))
         case "unsupported_line_type": return .unsupportedLineType(lineType: string("line_type"))
-        case "channel_not_enabled": return .channelNotEnabled(channel: string("channel"), allowed: details["allowed"] as? [String] ?? [])
         case "region_not_allowed": return .regionNotAllowed(region: string("region"))
         case "channel_not_enabled": return .channelNotEnabled(channel: string("channel"), allowed: details["allowed"] as? [String] ?? [])
         case "rate_limited": return .rateLimited(scope: string("scope"), retryAfter: retryAfter)
