@@ -19,12 +19,13 @@ struct TwilioCompatHarness {
 
     /// `compat: false`: credentials unset (endpoints off); `store: false`: a store without the records (501);
     /// `compatStore`: another store for the compatible API's records; `customCodeAccounts`: the
-    /// accounts the operator allows custom codes (by default `account`, not `other`).
+    /// accounts the operator allows custom codes (by default `account`, not `other`); `policy`:
+    /// the server's (its `channels` say which `Channel`s are enabled).
     init(
         compat: Bool = true, store: Bool = true, protection: AbuseProtection = .off, compatStore: (any TwilioCompatStore)? = nil,
-        customCodeAccounts: Set<String> = [account]
+        customCodeAccounts: Set<String> = [account], policy: VerificationPolicy = VerificationPolicy()
     ) {
-        t = TestService(protection: protection)
+        t = TestService(policy: policy, protection: protection)
         var dependencies = APIDependencies(
             service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
             logger: Logger(handler: logs, minimumLevel: .debug), readiness: {})
@@ -78,8 +79,8 @@ struct TwilioCompatHarness {
         return reply["sid"]!.stringValue!
     }
 
-    func send(_ service: String, to: String = "+15555550123", extra: [(String, String)] = []) -> Reply {
-        call("POST", "/v2/Services/\(service)/Verifications", form: [("To", to), ("Channel", "sms")] + extra)
+    func send(_ service: String, to: String = "+15555550123", channel: String = "sms", extra: [(String, String)] = []) -> Reply {
+        call("POST", "/v2/Services/\(service)/Verifications", form: [("To", to), ("Channel", channel)] + extra)
     }
 
     /// A native `/v1` call with a JSON body (no Twilio credentials).

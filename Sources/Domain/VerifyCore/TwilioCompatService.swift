@@ -23,6 +23,8 @@ public struct TwilioCompatVerificationView: Sendable, Equatable {
 /// What a Twilio-compatible start asks for, beyond the service's settings.
 public struct TwilioCompatSendRequest: Sendable {
     public var to: String
+    /// `sms`, `whatsapp` or `call` (the API layer refuses Twilio's other channels).
+    public var channel: String
     public var locale: String?
     public var customFriendlyName: String?
     public var customCode: String?
@@ -30,10 +32,11 @@ public struct TwilioCompatSendRequest: Sendable {
     public var clientIP: String
 
     public init(
-        to: String, locale: String? = nil, customFriendlyName: String? = nil, customCode: String? = nil,
+        to: String, channel: String = "sms", locale: String? = nil, customFriendlyName: String? = nil, customCode: String? = nil,
         appHash: String? = nil, clientIP: String = ""
     ) {
         self.to = to
+        self.channel = channel
         self.locale = locale
         self.customFriendlyName = customFriendlyName
         self.customCode = customCode
@@ -71,9 +74,10 @@ public struct TwilioCompatService: Sendable {
 
     // MARK: Verifications
 
-    /// Starts a verification of `request.to`, or — when the service already has a pending one for
-    /// that number — sends it a new code at once (no resend cooldown; the previous code stops
-    /// working; the sixth send is refused with `max_sends_reached`).
+    /// Starts a verification of `request.to` by `request.channel`, or — when the service already
+    /// has a pending one for that number — sends it a new code at once by that channel (it may
+    /// switch: Twilio's repeat start names its channel each time; no resend cooldown; the previous
+    /// code stops working; the sixth send is refused with `max_sends_reached`).
     public func send(_ request: TwilioCompatSendRequest, service: TwilioCompatServiceRecord) throws -> TwilioCompatVerificationView {
         let settings = service.settings
         if request.customCode != nil { try requireCustomCodes(accountSID: service.accountSID, parameter: "CustomCode") }
@@ -86,7 +90,13 @@ public struct TwilioCompatService: Sendable {
         let options = SendOptions(
             codeLength: request.customCode == nil ? settings.codeLength : nil, customCode: request.customCode,
             appName: request.customFriendlyName ?? settings.friendlyName, appHash: request.appHash,
-            refusedLineTypes: settings.skipSmsToLandlines ? [.fixedLine] : [])
+            // `SkipSmsToLandlines` is about SMS: a call reaches a landline whatever it says.
+            refusedLineTypes: settings.skipSmsToLandlines && request.channel == Channel.sms.rawValue ? [.fixedLine] : [])
+        // A start vets these itself; a repeat start does not, and may switch a landline's
+        // verification from a call to SMS, so they are vetted here for both.
+        if !options.refusedLineTypes.isEmpty, verifications.protection.testNumbers.match(request.to) == nil {
+            _ = try options.vet(verifications.vet(request.to, defaultRegion: nil, lineTypes: false))
+        }
         let to = normalized(request.to)
         // The account is the lockout's requester (its checks name no device), and a device it
         // names counts against that account's per-device quota, never a native client's of the
@@ -97,7 +107,8 @@ public struct TwilioCompatService: Sendable {
             if let id = try store.twilioCompatRead({ try $0.twilioCompatLatestVerificationID(serviceSID: service.sid, to: to) }) {
                 do {
                     let outcome = try verifications.resend(
-                        id: id, clientIP: client, purposes: Self.purposes, options: options, ignoringCooldown: true, requester: requester)
+                        id: id, clientIP: client, purposes: Self.purposes, options: options, ignoringCooldown: true, requester: requester,
+                        channel: request.channel)
                     return try view(id: outcome.verification.id, service: service)
                 } catch let error as VerifyError where [.expired, .alreadyUsed, .maxAttemptsReached, .notFound].contains(error.code) {
                     // That verification is over: start a new one.
@@ -109,7 +120,7 @@ public struct TwilioCompatService: Sendable {
                 let now = clock.now()
                 let outcome = try verifications.start(
                     StartRequest(
-                        phoneNumber: request.to, locale: request.locale, purpose: request.customCode == nil ? .twilioCompat : .twilioCompatCustomCode, clientIP: client,
+                        phoneNumber: request.to, channel: request.channel, locale: request.locale, purpose: request.customCode == nil ? .twilioCompat : .twilioCompatCustomCode, clientIP: client,
                         requester: requester, options: options)
                 ) { verification, tx in
                     let compat = try Self.twilioCompatTransaction(tx)

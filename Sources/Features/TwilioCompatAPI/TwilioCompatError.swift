@@ -48,6 +48,17 @@ struct TwilioCompatError: Error, Sendable {
         TwilioCompatError(400, 60200, "Invalid parameter `\(parameter)`: missing required parameter \(parameter)")
     }
 
+    /// 403 60205 (Twilio's "SMS is not supported by landline phone number"), saying which channel
+    /// cannot reach which line type, and which enabled channels would.
+    static func unsupportedLineType(_ error: VerifyError, channel: String) -> TwilioCompatError {
+        let name = ["sms": "SMS", "whatsapp": "WhatsApp", "call": "Call"][channel] ?? channel
+        let lineType = error.details["line_type"]?.stringValue
+        let kind = lineType == LineType.fixedLine.rawValue ? "landline" : (lineType ?? "this").replacingOccurrences(of: "_", with: " ")
+        let reaching = error.details["channels"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let hint = reaching.isEmpty ? "" : " (channels that reach it: " + reaching.joined(separator: ", ") + ")"
+        return TwilioCompatError(403, 60205, "\(name) is not supported by \(kind) phone number" + hint)
+    }
+
     /// Where a refusal happened: a rate limit means something else for a send than for a check.
     enum Operation { case send, check, other }
 
@@ -60,7 +71,7 @@ struct TwilioCompatError: Error, Sendable {
         case .invalidPhoneNumber:
             mapped = TwilioCompatError(400, 60200, "Invalid parameter `To`: \(error.message)")
         case .unsupportedLineType:
-            mapped = TwilioCompatError(400, 60205, "SMS is not supported by landline phone number (\(error.message))")
+            mapped = unsupportedLineType(error, channel: Channel.sms.rawValue)
         case .channelNotEnabled:
             mapped = TwilioCompatError(400, 60223, "Delivery channel disabled: \(error.details["channel"]?.stringValue?.uppercased() ?? "")")
         case .regionNotAllowed:

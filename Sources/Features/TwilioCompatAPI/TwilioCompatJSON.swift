@@ -91,20 +91,21 @@ enum TwilioCompatJSON {
 
     static func status(_ status: VerificationStatus) -> String { status.rawValue }
 
-    /// One entry per send: `{time, channel: "SMS", attempt_sid: "VL…"}`. An attempt's SID is the
-    /// hex of its outbox message id; sends without a message (test numbers) get SIDs derived
-    /// from the verification's.
+    /// One entry per send: `{time, channel, attempt_sid: "VL…"}`, the channel lowercase as in
+    /// Twilio's live answers (`sms`, `whatsapp`, `call`). An attempt's SID is the hex of its
+    /// outbox message id; sends without a message (test numbers) get SIDs derived from the
+    /// verification's, and its latest channel.
     static func sendCodeAttempts(_ view: TwilioCompatVerificationView) -> [JSONValue] {
         let v = view.verification
         var attempts: [JSONValue] = view.messages.prefix(v.sends).map { message in
-            ["time": date(message.createdAt), "channel": "SMS", "attempt_sid": .string("VL" + message.id.dropFirst(4))]
+            ["time": date(message.createdAt), "channel": .string(message.channel.rawValue), "attempt_sid": .string("VL" + message.id.dropFirst(4))]
         }
         let hex = String(v.id.dropFirst(4))
         var index = attempts.count
         while index < v.sends {
             let suffix = String(index, radix: 16)
             let sid = "VL" + hex.dropLast(2) + String(repeating: "0", count: max(0, 2 - suffix.count)) + suffix.suffix(2)
-            attempts.append(["time": date(index == 0 ? v.createdAt : v.lastSentAt), "channel": "SMS", "attempt_sid": .string(sid)])
+            attempts.append(["time": date(index == 0 ? v.createdAt : v.lastSentAt), "channel": .string(v.channel), "attempt_sid": .string(sid)])
             index += 1
         }
         return attempts

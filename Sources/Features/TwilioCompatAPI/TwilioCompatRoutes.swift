@@ -12,8 +12,10 @@ struct TwilioCompatRoutes: RouteGroup {
     let dependencies: TwilioCompatDependencies
     let logger: Logger
 
-    /// The channels Twilio knows that PhoneVerify does not send.
-    static let otherChannels: Set<String> = ["call", "voice", "email", "whatsapp", "sna", "auto", "rcs", "push", "totp", "psd2"]
+    /// The `Channel`s this API sends by (Twilio's names, any case); whether each is enabled is the
+    /// server's `PHONE_VERIFY_CHANNELS` (60223 when not). Twilio's others — `email`, `sna`,
+    /// `auto`, `rcs`, and `voice`, which Twilio itself does not take — are 60200.
+    static let channels: Set<String> = [Channel.sms.rawValue, Channel.whatsapp.rawValue, Channel.call.rawValue]
 
     func register(in router: inout Router) {
         router.add("POST", "/v2/Services") { request, context in
@@ -179,10 +181,7 @@ struct TwilioCompatRoutes: RouteGroup {
         let form = try Form(request)
         let service = try Self.service(context, "ServiceSid", account, compat)
         guard let to = try form.string("To", maxLength: 64) else { throw TwilioCompatError.missing("To") }
-        guard let channel = try form.string("Channel", maxLength: 32)?.lowercased() else { throw TwilioCompatError.missing("Channel") }
-        guard channel == "sms" else {
-            throw TwilioCompatError.invalid("Channel", "channel not supported: \"\(channel)\" (only sms is)")
-        }
+        let channel = try Self.channel(form)
         let locale = try form.string("Locale", maxLength: 35)
         if let locale, !locale.allSatisfy({ ASCII.isAlphanumeric($0) || $0 == "-" || $0 == "_" }) {
             throw TwilioCompatError.invalid("Locale", "must be a language tag such as en or pt-BR")
@@ -199,11 +198,28 @@ struct TwilioCompatRoutes: RouteGroup {
             guard CIDR.parseAddress(device) != nil else { throw TwilioCompatError.invalid("DeviceIp", "must be an IPv4 or IPv6 address") }
             clientIP = ClientIPResolver.limitKey(device)
         }
-        let view = try compat.send(
-            TwilioCompatSendRequest(
-                to: to, locale: locale, customFriendlyName: friendlyName, customCode: customCode, appHash: appHash, clientIP: clientIP),
-            service: service)
+        let view: TwilioCompatVerificationView
+        do {
+            view = try compat.send(
+                TwilioCompatSendRequest(
+                    to: to, channel: channel, locale: locale, customFriendlyName: friendlyName, customCode: customCode, appHash: appHash,
+                    clientIP: clientIP),
+                service: service)
+        } catch let error as VerifyError where error.code == .unsupportedLineType {
+            throw TwilioCompatError.unsupportedLineType(error, channel: channel)
+        }
         return JSONResponse.make(201, TwilioCompatJSON.verification(view, base: dependencies.baseURL), headers: ["Cache-Control": "no-store"])
+    }
+
+    /// The start's `Channel`, lowercased: `sms`, `whatsapp` or `call`, else 60200.
+    static func channel(_ form: Form) throws -> String {
+        guard let channel = try form.string("Channel", maxLength: 32)?.lowercased() else { throw TwilioCompatError.missing("Channel") }
+        guard channels.contains(channel) else {
+            let hint = channel == "voice" ? "; Twilio's voice channel is call" : ""
+            throw TwilioCompatError.invalid(
+                "Channel", "channel not supported: \"\(channel.prefix(32))\" (this API sends by sms, whatsapp or call\(hint))")
+        }
+        return channel
     }
 
     func updateVerification(_ request: HTTPRequest, _ context: RouteContext, _ account: String, _ compat: TwilioCompatService) throws -> HTTPResponse {
