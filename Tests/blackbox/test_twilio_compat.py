@@ -353,15 +353,18 @@ def test_skip_sms_to_landlines_is_the_services_landline_policy(compat_server, cl
     assert client.verify.v2.services(lenient.sid).verifications.create(to=landline, channel="sms").status == "pending"
     strict = new_service(client, skip_sms_to_landlines=True, lookup_enabled=True)
     assert strict.skip_sms_to_landlines is True
-    expect_error(lambda: client.verify.v2.services(strict.sid).verifications.create(to=landline, channel="sms"), 400, 60205)
+    expect_error(lambda: client.verify.v2.services(strict.sid).verifications.create(to=landline, channel="sms"), 403, 60205,
+                 "SMS is not supported by landline phone number")
 
 
 def test_bad_parameters_are_60200_naming_the_parameter(compat_server, client):
     service = new_service(client)
     verifications = client.verify.v2.services(service.sid).verifications
-    for channel in ("call", "email", "whatsapp", "sna", "auto"):
+    for channel in ("email", "sna", "auto", "voice", "rcs"):
         expect_error(lambda: verifications.create(to=next_number(), channel=channel), 400, 60200, "channel not supported")
     jsonschema.validate(client.http_client.last_json(), ERROR_SCHEMA)
+    for channel in ("call", "whatsapp"):  # sent by PhoneVerify, but only SMS is enabled on this server
+        expect_error(lambda: verifications.create(to=next_number(), channel=channel), 400, 60223, "Delivery channel disabled")
     expect_error(lambda: verifications.create(to="+1", channel="sms"), 400, 60200, "To")
     expect_error(lambda: verifications.create(to="", channel="sms"), 400, 60200, "To")
     expect_error(lambda: new_service(client, code_length=11), 400, 60200, "CodeLength")
@@ -373,6 +376,53 @@ def test_bad_parameters_are_60200_naming_the_parameter(compat_server, client):
     expect_error(lambda: checks.create(to=next_number(), code="12"), 400, 60200, "Code")
     expect_error(lambda: checks.create(verification_sid="VE123", code="123456"), 400, 60200, "VerificationSid")
     expect_error(lambda: verifications.create(to=next_number(), channel="sms", app_hash="short"), 400, 60200, "AppHash")
+
+
+def test_whatsapp_and_call_channels(data_dir):
+    """`Channel=whatsapp|call` on a server that enables them (PHONE_VERIFY_CHANNELS; a development
+    server sends them through the console sink, so codes reach the dev inbox)."""
+    env = {"PHONE_VERIFY_TWILIO_COMPAT_CREDENTIALS": CREDENTIALS, "PHONE_VERIFY_FRAUD": "off",
+           "PHONE_VERIFY_LIMITS": "prefix_send=off", "PHONE_VERIFY_CHANNELS": "sms,whatsapp,call"}
+    server = Server(data_dir, env).start()
+    try:
+        client = sdk(server)
+        service = new_service(client)
+        path = "/v2/Services/{ServiceSid}/Verifications"
+        verifications = client.verify.v2.services(service.sid).verifications
+
+        phone = next_number()
+        started = verifications.create(to=phone, channel="whatsapp")
+        validate(client.http_client.last_json(), path, "post", 201)
+        assert started.channel == "whatsapp"
+        assert [a["channel"] for a in started.send_code_attempts] == ["whatsapp"]
+        check = client.verify.v2.services(service.sid).verification_checks.create(
+            verification_sid=started.sid, code=code_for(server, started.sid, phone))
+        assert (check.status, check.channel) == ("approved", "whatsapp")
+
+        # A repeat start switches channel: same verification, a new code by voice call.
+        phone = next_number()
+        first = verifications.create(to=phone, channel="sms")
+        switched = verifications.create(to=phone, channel="CALL")
+        assert (switched.sid, switched.channel) == (first.sid, "call")
+        assert [a["channel"] for a in switched.send_code_attempts] == ["sms", "call"]
+
+        # A landline (the default PHONE_VERIFY_ALLOWED_LINE_TYPES refuses them for text) gets a call,
+        # also from a service that skips SMS to landlines, but no SMS or WhatsApp message.
+        landline = "+442079460124"
+        called = verifications.create(to=landline, channel="call")
+        assert called.channel == "call"
+        strict = new_service(client, skip_sms_to_landlines=True)
+        strict_verifications = client.verify.v2.services(strict.sid).verifications
+        assert strict_verifications.create(to="+442079460125", channel="call").status == "pending"
+        other = client.verify.v2.services(new_service(client).sid).verifications
+        expect_error(lambda: other.create(to=landline, channel="sms"), 403, 60205,
+                     "SMS is not supported by landline phone number")
+        jsonschema.validate(client.http_client.last_json(), ERROR_SCHEMA)
+        expect_error(lambda: other.create(to=landline, channel="whatsapp"), 403, 60205,
+                     "WhatsApp is not supported by landline phone number")
+        expect_error(lambda: verifications.create(to=next_number(), channel="email"), 400, 60200, "channel not supported")
+    finally:
+        server.stop()
 
 
 def test_unknown_resources_and_other_accounts_are_20404(compat_server, client):
