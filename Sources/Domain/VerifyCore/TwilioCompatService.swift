@@ -95,7 +95,18 @@ public struct TwilioCompatService: Sendable {
         // A start vets these itself; a repeat start does not, and may switch a landline's
         // verification from a call to SMS, so they are vetted here for both.
         if !options.refusedLineTypes.isEmpty, verifications.protection.testNumbers.match(request.to) == nil {
-            _ = try options.vet(verifications.vet(request.to, defaultRegion: nil, lineTypes: false))
+            let number = try verifications.vet(request.to, defaultRegion: nil, lineTypes: false)
+            do { _ = try options.vet(number) } catch let refusal as VerifyError {
+                // As the channel plan's refusal does: the enabled channels that would reach it.
+                let policy = verifications.policy
+                let reaching = Channel.allCases.filter {
+                    $0 != .sms && policy.channels.enabled.contains($0)
+                        && policy.channels.lineTypes(of: $0, textLineTypes: policy.allowedLineTypes).contains(number.lineType)
+                }
+                var details = refusal.details
+                details["channels"] = .array(reaching.map { .string($0.rawValue) })
+                throw VerifyError(refusal.code, refusal.message, details: details)
+            }
         }
         let to = normalized(request.to)
         // The account is the lockout's requester (its checks name no device), and a device it
