@@ -86,6 +86,20 @@ import VerifyCore
     }
 
     @Test(arguments: StoreKind.allCases)
+    func anUpdateKeepsTheVerificationsNewChannel(kind: StoreKind) throws {
+        let store = try kind.make()
+        try store.write { tx in try tx.insert(sample("ver_1")) }
+        try store.write(reading: ReadSet(verifications: ["ver_1"])) { tx in
+            var v = try #require(try tx.verification(id: "ver_1"))
+            v.channel = "call"
+            v.sends = 2
+            try tx.update(v)
+        }
+        let v = try store.read { try $0.verification(id: "ver_1") }
+        #expect(v?.channel == "call" && v?.sends == 2)
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func aResendSupersedesThePendingFallback(kind: StoreKind) throws {
         let store = try kind.make()
         try queued(store)

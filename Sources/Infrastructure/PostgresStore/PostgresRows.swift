@@ -77,14 +77,14 @@ enum PostgresRows {
 
     static let updateVerification = """
         UPDATE verifications SET status = $1, code_hash = $2, code_length = $3, attempts = $4, sends = $5, expires_at = $6,
-            last_sent_at = $7, resend_available_at = $8, approved_at = $9, purpose = $10 WHERE id = $11
+            last_sent_at = $7, resend_available_at = $8, approved_at = $9, purpose = $10, channel = $12 WHERE id = $11
         """
 
     static func updateValues(_ v: Verification) -> [PostgresValue] {
         [
             .text(v.storedStatus.rawValue), .bytes(v.codeHash), int(v.codeLength), int(v.attempts), int(v.sends),
             millis(v.expiresAt), millis(v.lastSentAt), millis(v.resendAvailableAt), millis(v.approvedAt), .text(v.purpose.rawValue),
-            .text(v.id),
+            .text(v.id), .text(v.channel),
         ]
     }
 

@@ -124,13 +124,13 @@ final class SQLiteTransaction: StoreTransaction {
         try db.run(
             """
             UPDATE verifications SET status = ?, code_hash = ?, code_length = ?, attempts = ?, sends = ?, expires_at = ?,
-                last_sent_at = ?, resend_available_at = ?, approved_at = ?, purpose = ? WHERE id = ?
+                last_sent_at = ?, resend_available_at = ?, approved_at = ?, purpose = ?, channel = ? WHERE id = ?
             """,
             [
                 .text(v.storedStatus.rawValue), .blob(v.codeHash), .integer(Int64(v.codeLength)), .integer(Int64(v.attempts)),
                 .integer(Int64(v.sends)),
                 SQLiteRows.millis(v.expiresAt), SQLiteRows.millis(v.lastSentAt), SQLiteRows.millis(v.resendAvailableAt),
-                SQLiteRows.millis(v.approvedAt), .text(v.purpose.rawValue), .text(v.id),
+                SQLiteRows.millis(v.approvedAt), .text(v.purpose.rawValue), .text(v.channel), .text(v.id),
             ])
     }
 
