@@ -74,12 +74,14 @@ let package = Package(
             name: "TwilioCompatAPI", dependencies: ["API", "VerifyCore", "Encoding", "HTTPMessages", "Telemetry"],
             path: "Sources/Features/TwilioCompatAPI"),
         .target(name: "DevInbox", dependencies: ["API", "VerifyCore", "HTTPMessages"], path: "Sources/Features/DevInbox"),
+        .target(
+            name: "Console", dependencies: ["API", "VerifyCore", "Encoding", "HTTPMessages", "Telemetry"], path: "Sources/Features/Console"),
 
         // Application
         .target(
             name: "App",
             dependencies: [
-                "VerifyCore", "Encoding", "Stores", "Gateways", "Adapters", "Challenges", "API", "TwilioCompatAPI", "DevInbox", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
+                "VerifyCore", "Encoding", "Stores", "Gateways", "Adapters", "Challenges", "API", "TwilioCompatAPI", "DevInbox", "Console", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
                 "CurlClient", "SQLite", "PostgresStore",
             ],
             path: "Sources/Application/App"),
@@ -97,7 +99,7 @@ let package = Package(
         .testTarget(name: "VerifyCoreTests", dependencies: ["VerifyCore", "VerifyTesting"]),
         .testTarget(
             name: "APITests",
-            dependencies: ["API", "TwilioCompatAPI", "DevInbox", "VerifyCore", "VerifyTesting", "HTTPMessages", "Telemetry"]),
+            dependencies: ["API", "TwilioCompatAPI", "DevInbox", "Console", "VerifyCore", "VerifyTesting", "HTTPMessages", "Telemetry"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPMessages"]),
         .testTarget(name: "SQLiteTests", dependencies: ["ThreadTesting", "SQLite"]),
         .testTarget(name: "LibCryptoTests", dependencies: ["LibCrypto"]),

@@ -7,5 +7,6 @@ extension Configuration {
         maxConnections = reader(Settings.maxConnections) ?? maxConnections
         logLevel = reader(Settings.logLevel) ?? logLevel
         retention = reader(Settings.retention) ?? retention
+        consoleIdleTimeout = reader(Settings.consoleIdleTimeout) ?? consoleIdleTimeout
     }
 }

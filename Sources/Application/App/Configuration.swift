@@ -50,6 +50,8 @@ public struct Configuration: Sendable {
     public var maxConnections = 4096
     public var logLevel = LogLevel.info
     public var retention = 86_400
+    /// Seconds of inactivity that end an operator console session.
+    public var consoleIdleTimeout = 900
     public var limits = RateLimits.defaults
     public var fraud = FraudPolicy()
     public var testNumbers = TestNumbers()

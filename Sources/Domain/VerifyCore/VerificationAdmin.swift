@@ -8,6 +8,13 @@ public protocol VerificationAdminStore: Sendable {
     func recentVerifications(phoneNumber: String, limit: Int) throws -> [(Verification, OutboxMessage?)]
 }
 
+/// Reads a store gives operators: the MFA factors enrolled with a number, whoever's they are
+/// (the console's lookup page; factors are otherwise read by subject).
+public protocol FactorAdminStore: Sendable {
+    /// Factors whose phone is `phoneNumber` (E.164), oldest first, at most `limit`.
+    func factors(phoneNumber: String, limit: Int) throws -> [Factor]
+}
+
 /// Support's view of a number ("I never got my code"): its recent verifications with their
 /// status and delivery state — never a code (only hashes are stored anyway).
 public struct VerificationAdmin: Sendable {

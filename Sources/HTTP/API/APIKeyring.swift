@@ -31,6 +31,8 @@ public struct APIKeyring: Sendable {
     }
 
     let entries: [Entry]
+    /// Browser sessions accepted in place of a bearer key (the operator console); nil: none.
+    public var sessions: (any APISessionResolver)?
 
     /// `scoped` pairs come from ``parseScoped(_:)``. The same key may appear in several lists:
     /// it gets the union of their scopes.
@@ -38,6 +40,14 @@ public struct APIKeyring: Sendable {
         entries = admin.map { Entry(key: Array($0.utf8), scopes: Set(APIScope.allCases)) }
             + introspection.map { Entry(key: Array($0.utf8), scopes: [.introspect]) }
             + scoped.map { Entry(key: Array($0.key.utf8), scopes: $0.scopes) }
+    }
+
+    /// Each configured key's `fingerprint` (a caller-chosen keyed hash) and its scopes (the union
+    /// when a key is listed several times), so a session can name its key without holding it.
+    public func fingerprints(_ fingerprint: ([UInt8]) -> String) -> [String: Set<APIScope>] {
+        var result: [String: Set<APIScope>] = [:]
+        for entry in entries { result[fingerprint(entry.key), default: []].formUnion(entry.scopes) }
+        return result
     }
 
     /// Whether some configured key has `scope` (a route no key can call need not exist).
@@ -95,6 +105,10 @@ public struct APIKeyring: Sendable {
     /// outside its scopes).
     public func require(_ request: HTTPRequest, _ anyOf: APIScope...) throws {
         guard let presented = Self.bearer(request) else {
+            if let scopes = try sessions?.scopes(of: request) {
+                guard !scopes.isDisjoint(with: anyOf) else { throw Self.forbidden(anyOf) }
+                return
+            }
             throw JSONResponse.noCredentials("an API key is required (Authorization: Bearer …)")
         }
         guard let scopes = scopes(of: presented) else {
@@ -105,7 +119,11 @@ public struct APIKeyring: Sendable {
 
     /// Whether the request's bearer key has one of `anyOf` (no key: false).
     public func allows(_ request: HTTPRequest, _ anyOf: APIScope...) -> Bool {
-        guard let presented = Self.bearer(request), let scopes = scopes(of: presented) else { return false }
+        guard let presented = Self.bearer(request) else {
+            guard let scopes = try? sessions?.scopes(of: request) else { return false }
+            return !scopes.isDisjoint(with: anyOf)
+        }
+        guard let scopes = scopes(of: presented) else { return false }
         return !scopes.isDisjoint(with: anyOf)
     }
 
@@ -130,4 +148,12 @@ public struct APIKeyring: Sendable {
         for i in key.indices { difference |= key[i] ^ (i < presented.count ? presented[i] : 0) }
         return difference == 0
     }
+}
+
+/// Turns a request's browser session (a cookie) into the scopes of the key that signed in, for
+/// the admin routes (``APIKeyring/require(_:_:)``). Nil: the request carries no session. Throws
+/// 401 for an expired or forged session and 403 for a state-changing request without its CSRF
+/// token, so a session alone never changes anything.
+public protocol APISessionResolver: Sendable {
+    func scopes(of request: HTTPRequest) throws -> Set<APIScope>?
 }

@@ -26,11 +26,14 @@ public struct SecretKeys: Sendable {
     public let outboxKey: [UInt8]
     /// Authenticates server nonces of challenges (App Attest), so they need no storage until used.
     public let challengeNonceKey: [UInt8]
+    /// Signs the operator console's session cookies and derives their CSRF tokens.
+    public let consoleSessionKey: [UInt8]
 
     public init(secret: [UInt8]) throws {
         let salt = Array("phone-verify".utf8)
         codeHashKey = try HKDF.sha256(secret: secret, salt: salt, info: Array("code-hmac v1".utf8), length: 32)
         outboxKey = try HKDF.sha256(secret: secret, salt: salt, info: Array("outbox-aes-gcm v1".utf8), length: 32)
         challengeNonceKey = try HKDF.sha256(secret: secret, salt: salt, info: Array("challenge-nonce v1".utf8), length: 32)
+        consoleSessionKey = try HKDF.sha256(secret: secret, salt: salt, info: Array("console-session v1".utf8), length: 32)
     }
 }

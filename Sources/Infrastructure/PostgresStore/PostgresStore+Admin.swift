@@ -25,3 +25,18 @@ extension PostgresStore: VerificationAdminStore {
         }
     }
 }
+
+/// Operators' read of the factors enrolled with a number (the console's lookup page).
+extension PostgresStore: FactorAdminStore {
+    public func factors(phoneNumber: String, limit: Int) throws -> [Factor] {
+        try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                try trip {
+                    try connection.query(
+                        "SELECT \(PostgresRows.factorColumns) FROM factors WHERE phone_number = $1 ORDER BY created_at, id LIMIT $2",
+                        [.text(phoneNumber), .int(Int64(limit))])
+                }.map(PostgresRows.factor)
+            }
+        }
+    }
+}

@@ -27,3 +27,12 @@ extension InMemoryStore.State {
         }
     }
 }
+
+extension InMemoryStore: FactorAdminStore {
+    public func factors(phoneNumber: String, limit: Int) throws -> [Factor] {
+        try read { reader in
+            let tx = reader as! Transaction
+            return Array(tx.state.factors.filter { $0.phoneNumber == phoneNumber }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.prefix(limit))
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import API
 import Adapters
+import Console
 import DevInbox
 import Gateways
 import Telemetry
@@ -74,6 +75,16 @@ enum APIWiring {
         }
         dependencies.appAttest = ChallengeFactory.appAttestRegistry(service.challenges)
         dependencies.apiKeys = c.apiKeys
+        // The operator console (docs/OPERATIONS.md): its session is accepted by every admin route.
+        let consoleCrypto = LibCryptoConsoleCrypto(key: secrets.keys.consoleSessionKey)
+        let console = ConsoleFeature(
+            sessions: ConsoleSessions(
+                keyring: c.apiKeys, crypto: consoleCrypto, clock: clock, random: random, idleTimeout: c.consoleIdleTimeout),
+            crypto: consoleCrypto, parser: DeclaredRangesParser(inner: LibPhoneNumberParser(), ranges: c.numberRanges),
+            verifications: dependencies.verificationAdmin, lockouts: dependencies.lockoutAdmin, factors: store as? any FactorAdminStore,
+            logger: logger)
+        dependencies.apiKeys.sessions = console.sessions
+        dependencies.features.append(console.api(keys: dependencies.apiKeys))
         dependencies.observabilityNeedsKey = c.mode == .production
         return dependencies
     }

@@ -1,0 +1,62 @@
+import Foundation
+import API
+import HTTPMessages
+import Telemetry
+import VerifyCore
+
+/// Around the console's pages and the admin JSON routes:
+/// - every `/console` answer gets the strict Content-Security-Policy, `Cache-Control: no-store`,
+///   `X-Frame-Options: DENY`, `nosniff` and `Referrer-Policy: no-referrer`;
+/// - a request carrying a valid session gets its cookie renewed (the idle timeout restarts);
+/// - every state-changing admin request (`/v1/admin/…`, by session or bearer key) is audited in
+///   the log with the key's public id, the route template (never a phone number) and the outcome.
+struct ConsoleMiddleware: Middleware {
+    let sessions: ConsoleSessions
+    let crypto: any ConsoleCrypto
+    let logger: Logger
+
+    func respond(to request: HTTPRequest, context: inout RouteContext, next: NextResponder) throws -> HTTPResponse {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true)
+        let console = segments.first == "console"
+        let admin = segments.count >= 2 && segments[0] == "v1" && segments[1] == "admin"
+        guard console || admin else { return try next(request, &context) }
+
+        let bearer = request.headers["Authorization"] != nil
+        let signed: ConsoleSessions.Signed? = bearer ? nil : { if case .valid(let s) = sessions.lookup(request) { s } else { nil } }()
+        let mutating = !["GET", "HEAD", "OPTIONS"].contains(request.method)
+        var response: HTTPResponse
+        do {
+            response = try next(request, &context)
+        } catch let error as VerifyError {
+            if admin && mutating { audit(request, context, signed, outcome: error.code.rawValue) }
+            throw error
+        }
+        if admin && mutating { audit(request, context, signed, outcome: String(response.status)) }
+        if let signed, response.status < 400, !response.headers.contains("Set-Cookie"), request.path != "/console/signout" {
+            response.headers.add(
+                "Set-Cookie", ConsoleCookie.header(sessions.cookieValue(sessions.renewed(signed)), for: request, maxAge: sessions.idleTimeout))
+        }
+        response.headers.set("Cache-Control", "no-store")
+        if console {
+            response.headers.set("Content-Security-Policy", ConsolePage.contentSecurityPolicy)
+            response.headers.set("X-Frame-Options", "DENY")
+            response.headers.set("X-Content-Type-Options", "nosniff")
+            response.headers.set("Referrer-Policy", "no-referrer")
+            response.headers.set("Cross-Origin-Opener-Policy", "same-origin")
+        }
+        return response
+    }
+
+    func audit(_ request: HTTPRequest, _ context: RouteContext, _ signed: ConsoleSessions.Signed?, outcome: String) {
+        var keyID = signed?.keyID ?? "-"
+        var via = signed == nil ? "api_key" : "console"
+        if signed == nil, let header = request.headers["Authorization"], header.count > 7, header.prefix(7).lowercased() == "bearer " {
+            let key = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+            if sessions.keyring.scopes(of: key) != nil { keyID = crypto.keyID(Array(key.utf8)) } else { via = "unknown_key" }
+        }
+        logger.info(
+            "admin action",
+            [("key_id", keyID), ("via", via), ("method", request.method), ("route", context.route.isEmpty ? "-" : context.route),
+             ("outcome", outcome), ("request_id", context.requestID)])
+    }
+}
