@@ -1,4 +1,5 @@
 import API
+import Console
 import DevInbox
 import Foundation
 import HTTPMessages
@@ -17,7 +18,8 @@ struct APITestHarness {
         policy: VerificationPolicy = VerificationPolicy(), protection: AbuseProtection = AbuseProtection(), dev: Bool = true,
         trustedProxies: [CIDR] = [], ready: Bool = true, adminKey: String? = nil,
         redemptions: (any CredentialRedemptionStore)? = nil, cors: CORSPolicy? = nil, gatewaysUp: Bool = true,
-        apiKeys: APIKeyring? = nil, production: Bool = false, appAttest: (any AppAttestRegistry)? = nil
+        apiKeys: APIKeyring? = nil, production: Bool = false, appAttest: (any AppAttestRegistry)? = nil,
+        console: Bool = false, consoleIdleTimeout: Int = 900
     ) {
         t = TestService(policy: policy, protection: protection)
         var dependencies = APIDependencies(
@@ -37,6 +39,16 @@ struct APITestHarness {
         dependencies.introspection = CredentialIntrospector(
             verifier: FakeCredentialVerifier(clock: t.clock), redemptions: redemptions ?? t.store, random: t.random)
         dependencies.cors = cors
+        if console {
+            let feature = ConsoleFeature(
+                sessions: ConsoleSessions(
+                    keyring: dependencies.apiKeys, crypto: FakeConsoleCrypto(), clock: t.clock, random: t.random, idleTimeout: consoleIdleTimeout),
+                crypto: FakeConsoleCrypto(), parser: DeclaredRangesParser(inner: FakePhoneParser(), ranges: []),
+                verifications: dependencies.verificationAdmin, lockouts: dependencies.lockoutAdmin, factors: t.store,
+                logger: Logger(handler: logs, minimumLevel: .debug))
+            dependencies.apiKeys.sessions = feature.sessions
+            dependencies.features.append(feature.api(keys: dependencies.apiKeys))
+        }
         dependencies.appAttest = appAttest
         dependencies.metrics = MetricsRegistry()
         dependencies.observabilityNeedsKey = production
