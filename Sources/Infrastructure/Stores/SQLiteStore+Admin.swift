@@ -32,3 +32,22 @@ extension SQLiteStore: FactorAdminStore {
         }
     }
 }
+
+/// Delivery counts per gateway, region and status for the console's delivery page.
+extension SQLiteStore: DeliveryStatsStore {
+    public func deliveryCounts(since: Date, limit: Int) throws -> [DeliveryCount] {
+        try database.read { db in
+            try db.query(
+                """
+                SELECT COALESCE(o.gateway, '') AS gateway, COALESCE(v.region, 'ZZ') AS region, o.status AS status, COUNT(*) AS n
+                FROM outbox o LEFT JOIN verifications v ON v.id = o.verification_id
+                WHERE o.created_at >= ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 LIMIT ?
+                """,
+                [SQLiteRows.millis(since), .integer(Int64(limit))]
+            ).compactMap { row in
+                guard let status = row.text("status").flatMap(DeliveryStatus.init(rawValue:)) else { return nil }
+                return DeliveryCount(gateway: row.text("gateway") ?? "", region: row.text("region") ?? "ZZ", status: status, count: Int(row.int("n") ?? 0))
+            }
+        }
+    }
+}

@@ -36,3 +36,19 @@ extension InMemoryStore: FactorAdminStore {
         }
     }
 }
+
+extension InMemoryStore: DeliveryStatsStore {
+    public func deliveryCounts(since: Date, limit: Int) throws -> [DeliveryCount] {
+        try read { reader in
+            let tx = reader as! Transaction
+            var counts: [String: (DeliveryCount, Int)] = [:]
+            for m in tx.state.messages where m.createdAt >= since {
+                let region = tx.state.verifications[m.verificationID]?.region ?? "ZZ"
+                let key = [m.gateway ?? "", region, m.status.rawValue].joined(separator: "\u{0}")
+                let count = (counts[key]?.1 ?? 0) + 1
+                counts[key] = (DeliveryCount(gateway: m.gateway ?? "", region: region, status: m.status, count: count), count)
+            }
+            return counts.sorted { $0.key < $1.key }.prefix(limit).map(\.value.0)
+        }
+    }
+}
