@@ -45,7 +45,10 @@ struct APITestHarness {
                     keyring: dependencies.apiKeys, crypto: FakeConsoleCrypto(), clock: t.clock, random: t.random, idleTimeout: consoleIdleTimeout),
                 crypto: FakeConsoleCrypto(), parser: DeclaredRangesParser(inner: FakePhoneParser(), ranges: []),
                 verifications: dependencies.verificationAdmin, lockouts: dependencies.lockoutAdmin, factors: t.store,
-                logger: Logger(handler: logs, minimumLevel: .debug))
+                operations: ConsoleOperations(
+                    circuits: { [("twilio", "closed")] }, queue: { (0, nil) }, deliveryCounts: t.store, signingKeys: nil,
+                    settings: [("PHONE_VERIFY_CODE_SECRET", "(set, 64 characters)")]),
+                clock: t.clock, logger: Logger(handler: logs, minimumLevel: .debug))
             dependencies.apiKeys.sessions = feature.sessions
             dependencies.features.append(feature.api(keys: dependencies.apiKeys))
         }

@@ -92,3 +92,33 @@ import VerifyCore
         }
     }
 }
+
+/// The delivery and settings pages' JSON.
+@Suite struct ConsoleOperationsTests {
+    typealias S = ConsoleSessionTests
+
+    @Test func deliveryCountsCircuitsAndTheOutboxAreShown() throws {
+        let h = S.harness()
+        _ = h.start("+14155552671")
+        let reply = h.call("GET", "/v1/admin/delivery", headers: [("Authorization", "Bearer " + S.admin)])
+        #expect(reply.status == 200)
+        guard case .array(let circuits)? = reply.json["circuits"], case .array(let hour)? = reply.json["hour"] else {
+            Issue.record("no circuits or hour")
+            return
+        }
+        #expect(circuits.first?["state"] == "closed")
+        #expect(hour.first?["country"] == "US")
+        #expect(reply.json["outbox"]?["depth"]?.intValue == 0)
+        #expect(h.call("GET", "/v1/admin/delivery").status == 401)
+        #expect(h.call("GET", "/v1/admin/delivery", headers: [("Authorization", "Bearer " + S.metricsOnly)]).status == 403)
+    }
+
+    @Test func settingsAreMaskedAndNeedRead() throws {
+        let h = S.harness()
+        let cookie = try S.signIn(h)
+        let reply = h.call("GET", "/v1/admin/settings", headers: [("Cookie", cookie)])
+        #expect(reply.status == 200)
+        #expect("\(reply.json)".contains("(set, 64 characters)"))
+        #expect(h.call("GET", "/v1/admin/settings", headers: [("Authorization", "Bearer " + S.metricsOnly)]).status == 403)
+    }
+}

@@ -55,11 +55,12 @@ import VerifyTesting
     /// Every route of a fully configured API: the test harness (development mode, MFA, admin key,
     /// App Attest) plus the vendor callback routes, which exist only when their gateways are configured.
     static func routerOperations() -> Set<Operation> {
-        let h = APITestHarness(adminKey: "admin-key-0123456789", appAttest: FakeAppAttestRegistry())
+        let h = APITestHarness(adminKey: "admin-key-0123456789", appAttest: FakeAppAttestRegistry(), console: true)
         var operations = Set(h.api.router.table.map { Operation($0.method, $0.template) })
         operations.formUnion(callbackResponder().router.table.map { Operation($0.method, $0.template) })
-        // The Twilio-compatible /v2 routes are Twilio's protocol, not the native API (docs/TWILIO_COMPAT.md).
-        return operations.filter { !$0.template.hasPrefix("/v2/") }
+        // The Twilio-compatible /v2 routes are Twilio's protocol, not the native API (docs/TWILIO_COMPAT.md);
+        // the console's HTML pages are for browsers (docs/OPERATIONS.md, "Console"), their JSON is here.
+        return operations.filter { !$0.template.hasPrefix("/v2/") && !$0.template.hasPrefix("/console") }
     }
 
     static func callbackResponder() -> APIResponder {

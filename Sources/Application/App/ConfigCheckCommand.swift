@@ -25,16 +25,7 @@ enum ConfigCheckCommand {
         if let c = configuration, c.signingKeyFile != nil {
             do { _ = try KeyMaterial.signingKey(c) } catch { problems.append("\(error)") }
         }
-        var settings: [JSONMember] = []
-        for setting in Settings.all {
-            let value: JSONValue
-            if let given = values[setting.name] {
-                value = .string(setting.mask.display(given))
-            } else {
-                value = .string("default: " + setting.defaultValue)
-            }
-            settings.append(JSONMember(setting.name, value))
-        }
+        let settings = masked(values).map { JSONMember($0.name, .string($0.value)) }
         var report: [JSONMember] = [
             JSONMember("valid", .bool(problems.isEmpty)),
             JSONMember("problems", .array(problems.map { .string($0) })),
@@ -55,5 +46,13 @@ enum ConfigCheckCommand {
         report.append(JSONMember("settings", .object(settings)))
         print(JSONValue.object(report).encodedString())
         return problems.isEmpty ? 0 : 78
+    }
+
+    /// Every setting as shown to operators: given values with secrets masked, or the default
+    /// (here and on the console's settings page).
+    static func masked(_ values: [String: String]) -> [(name: String, value: String)] {
+        Settings.all.map { setting in
+            (setting.name, values[setting.name].map { setting.mask.display($0) } ?? "default: " + setting.defaultValue)
+        }
     }
 }

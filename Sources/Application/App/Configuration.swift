@@ -98,6 +98,8 @@ public struct Configuration: Sendable {
     public struct WebhookSettings: Sendable { public var url, secret: String }
     /// Unknown PHONE_VERIFY_* variables (likely typos), warned about at start-up.
     public var unknownVariables: [String] = []
+    /// Every setting with secrets masked, as `config check` prints them (the console shows it).
+    public var maskedSettings: [(name: String, value: String)] = []
 
     public init() {}
 
@@ -137,6 +139,7 @@ public struct Configuration: Sendable {
         readTwilioCompat(&reader)
         if mode == .production { reader.checkProduction(self) }
         unknownVariables = values.keys.filter { Settings.named($0) == nil }.sorted()
+        maskedSettings = ConfigCheckCommand.masked(values)
         if !reader.problems.isEmpty { throw ConfigurationError(problems: reader.problems) }
     }
 

@@ -3,7 +3,7 @@ import Telemetry
 import VerifyCore
 
 /// The operator console (`/console`, docs/OPERATIONS.md "Console") as one feature: its pages,
-/// the admin JSON routes only it needs (``ConsoleNumberRoutes``), and the middleware that sets
+/// the admin JSON routes only it needs (``ConsoleNumberRoutes``, ``ConsoleOperationsRoutes``), and the middleware that sets
 /// its headers, renews its sessions and audits admin actions. The application also hands
 /// ``sessions`` to the API's keyring, so every admin route accepts the console's session
 /// (with its CSRF token for changes) as well as a bearer key.
@@ -14,12 +14,17 @@ public struct ConsoleFeature: Sendable {
     let verifications: VerificationAdmin?
     let lockouts: LockoutAdmin?
     let factors: (any FactorAdminStore)?
+    let operations: ConsoleOperations
+    let clock: any Clock
     let logger: Logger
 
     public init(
         sessions: ConsoleSessions, crypto: any ConsoleCrypto, parser: DeclaredRangesParser, verifications: VerificationAdmin?,
-        lockouts: LockoutAdmin?, factors: (any FactorAdminStore)?, logger: Logger
+        lockouts: LockoutAdmin?, factors: (any FactorAdminStore)?, operations: ConsoleOperations = ConsoleOperations(),
+        clock: any Clock, logger: Logger
     ) {
+        self.operations = operations
+        self.clock = clock
         self.sessions = sessions
         self.crypto = crypto
         self.parser = parser
@@ -36,6 +41,7 @@ public struct ConsoleFeature: Sendable {
             routes: [
                 ConsoleRoutes(sessions: sessions, parser: parser, logger: logger),
                 ConsoleNumberRoutes(keys: keys, parser: parser, verifications: verifications, lockouts: lockouts, factors: factors),
+                ConsoleOperationsRoutes(keys: keys, operations: operations, clock: clock),
             ],
             middleware: [ConsoleMiddleware(sessions: sessions, crypto: crypto, logger: logger)])
     }

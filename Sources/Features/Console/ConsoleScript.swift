@@ -158,24 +158,24 @@ enum ConsoleScript {
           }
 
           function settingsPage() {
-            return api('GET', '/v1/admin/console/settings').then(function (d) {
+            return api('GET', '/v1/admin/settings').then(function (d) {
               content.replaceChildren();
-              section('Signing keys', 'signing-keys').append(table('keys-table', ['kid', 'Algorithm', 'Status', 'Created'],
-                d.signing_keys.map(function (k) { return [k.kid, k.algorithm, k.status, time(k.created_at)]; })));
+              section('Signing keys', 'signing-keys').append(table('keys-table', ['kid', 'Algorithm', 'Status', 'Created', 'In JWKS'],
+                d.signing_keys.map(function (k) { return [k.kid, k.algorithm, k.status, time(k.created_at), k.published ? 'yes' : 'no']; })));
               section('Settings', 'settings').append(table('settings-table', ['Setting', 'Value'],
                 d.settings.map(function (s) { return [s.name, s.value]; })));
             });
           }
           function deliveryPage() {
-            return api('GET', '/v1/admin/console/delivery').then(function (d) {
+            return api('GET', '/v1/admin/delivery').then(function (d) {
               content.replaceChildren();
               section('Gateways', 'circuits').append(table('circuits-table', ['Gateway', 'Circuit'],
                 d.circuits.map(function (c) { return [c.gateway, c.state]; })));
               section('Outbox', 'outbox').append(table('outbox-table', ['Queued', 'Oldest (s)'], [[d.outbox.depth, d.outbox.oldest_age_seconds]]));
               ['hour', 'day'].forEach(function (w) {
                 section('Last ' + w, 'delivery-' + w).append(table('delivery-' + w + '-table',
-                  ['Gateway', 'Country', 'Sent', 'Delivered', 'Undelivered', 'Failed'],
-                  d[w].map(function (r) { return [r.gateway, r.country, r.sent, r.delivered, r.undelivered, r.failed]; })));
+                  ['Gateway', 'Country', 'Queued', 'Sent', 'Delivered', 'Undelivered', 'Failed'],
+                  d[w].map(function (r) { return [r.gateway, r.country, r.queued, r.sent, r.delivered, r.undelivered, r.failed]; })));
               });
             });
           }

@@ -82,7 +82,10 @@ enum APIWiring {
                 keyring: c.apiKeys, crypto: consoleCrypto, clock: clock, random: random, idleTimeout: c.consoleIdleTimeout),
             crypto: consoleCrypto, parser: DeclaredRangesParser(inner: LibPhoneNumberParser(), ranges: c.numberRanges),
             verifications: dependencies.verificationAdmin, lockouts: dependencies.lockoutAdmin, factors: store as? any FactorAdminStore,
-            logger: logger)
+            operations: ConsoleOperations(
+                circuits: { gateway.circuitStates().map { ($0.gateway, $0.state.rawValue) } }, queue: { try store.queueDepth() },
+                deliveryCounts: store as? any DeliveryStatsStore, signingKeys: store, settings: c.maskedSettings),
+            clock: clock, logger: logger)
         dependencies.apiKeys.sessions = console.sessions
         dependencies.features.append(console.api(keys: dependencies.apiKeys))
         dependencies.observabilityNeedsKey = c.mode == .production

@@ -4396,6 +4396,217 @@ public enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/admin/numbers/{phone}": {
+      "get": {
+        "operationId": "lookUpNumber",
+        "summary": "One number for support: its parse, verifications, lockouts and MFA factors",
+        "description": "The console's lookup page. Scope `read`. Verifications newest first, `limit` per page, at most the newest 100 in all; codes are never shown. Also accepts the operator console's session cookie instead of the key (docs/OPERATIONS.md, \"Console\").",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "phone",
+            "in": "path",
+            "required": true,
+            "description": "The E.164 number (`+` and digits).",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 32
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "description": "1–100, default 20.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100,
+              "default": 20
+            }
+          },
+          {
+            "name": "cursor",
+            "in": "query",
+            "required": false,
+            "description": "`next_cursor` of the previous page.",
+            "schema": {
+              "type": "string",
+              "maxLength": 64
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The number's parse, verifications, lockouts and factors.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConsoleNumber"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "`invalid_phone_number` (not a number: `details.reason` says why) or `invalid_request` (a bad `limit` or `cursor`).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "invalid_request",
+                                "invalid_phone_number"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/v1/admin/delivery": {
+      "get": {
+        "operationId": "deliveryOverview",
+        "summary": "Delivery per gateway and country, circuit breakers and the outbox",
+        "description": "The console's delivery page. Scope `read`. Also accepts the operator console's session cookie instead of the key (docs/OPERATIONS.md, \"Console\").",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Counts of the last hour and day, circuit states, outbox depth.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConsoleDelivery"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/v1/admin/settings": {
+      "get": {
+        "operationId": "effectiveSettings",
+        "summary": "Signing keys and the effective settings, secrets masked",
+        "description": "The console's keys and settings page. Scope `read`. Also accepts the operator console's session cookie instead of the key (docs/OPERATIONS.md, \"Console\").",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Signing keys and settings.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConsoleSettings"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -6307,6 +6518,485 @@ public enum OpenAPIDocument {
             "type": "string"
           }
         }
+      },
+      "ConsoleNumber": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "phone_number",
+          "parse",
+          "verifications",
+          "next_cursor",
+          "lockouts",
+          "factors"
+        ],
+        "properties": {
+          "phone_number": {
+            "type": "string",
+            "description": "E.164"
+          },
+          "parse": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "valid",
+              "region",
+              "country_code",
+              "line_type",
+              "international",
+              "source",
+              "range"
+            ],
+            "properties": {
+              "valid": {
+                "type": "boolean"
+              },
+              "region": {
+                "type": "string"
+              },
+              "country_code": {
+                "type": "integer",
+                "minimum": 1
+              },
+              "line_type": {
+                "type": "string"
+              },
+              "international": {
+                "type": "string"
+              },
+              "source": {
+                "type": "string",
+                "enum": [
+                  "libphonenumber",
+                  "declared_range"
+                ]
+              },
+              "range": {
+                "oneOf": [
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "region",
+                      "prefix",
+                      "length",
+                      "type"
+                    ],
+                    "properties": {
+                      "region": {
+                        "type": "string"
+                      },
+                      "prefix": {
+                        "type": "string"
+                      },
+                      "length": {
+                        "type": "integer"
+                      },
+                      "type": {
+                        "type": "string"
+                      }
+                    }
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          },
+          "verifications": {
+            "type": "array",
+            "maxItems": 100,
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "status",
+                "channel",
+                "purpose",
+                "attempts",
+                "max_attempts",
+                "sends",
+                "created_at",
+                "expires_at",
+                "approved_at",
+                "delivery"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string"
+                },
+                "status": {
+                  "$ref": "#/components/schemas/VerificationStatus"
+                },
+                "channel": {
+                  "type": "string",
+                  "description": "the verification's channel (`sms` unless another was asked for)"
+                },
+                "purpose": {
+                  "type": "string"
+                },
+                "attempts": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "max_attempts": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "sends": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "created_at": {
+                  "type": "string",
+                  "format": "date-time",
+                  "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                  "description": "RFC 3339, UTC, whole seconds"
+                },
+                "expires_at": {
+                  "type": "string",
+                  "format": "date-time",
+                  "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                  "description": "RFC 3339, UTC, whole seconds"
+                },
+                "approved_at": {
+                  "oneOf": [
+                    {
+                      "type": "string",
+                      "format": "date-time",
+                      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                      "description": "RFC 3339, UTC, whole seconds"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "delivery": {
+                  "oneOf": [
+                    {
+                      "$ref": "#/components/schemas/Delivery"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "next_cursor": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "pass as `cursor` for older verifications; null on the last page"
+          },
+          "lockouts": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "requester",
+                "failures",
+                "locked_until"
+              ],
+              "properties": {
+                "requester": {
+                  "type": "string"
+                },
+                "failures": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "locked_until": {
+                  "oneOf": [
+                    {
+                      "type": "string",
+                      "format": "date-time",
+                      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                      "description": "RFC 3339, UTC, whole seconds"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "factors": {
+            "type": "array",
+            "maxItems": 100,
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "subject",
+                "created_at",
+                "last_used_at"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string"
+                },
+                "subject": {
+                  "type": "string"
+                },
+                "created_at": {
+                  "type": "string",
+                  "format": "date-time",
+                  "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                  "description": "RFC 3339, UTC, whole seconds"
+                },
+                "last_used_at": {
+                  "oneOf": [
+                    {
+                      "type": "string",
+                      "format": "date-time",
+                      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                      "description": "RFC 3339, UTC, whole seconds"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                }
+              }
+            }
+          }
+        },
+        "description": "Everything the console's lookup page shows about one number (never a code)."
+      },
+      "ConsoleDelivery": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "circuits",
+          "outbox",
+          "hour",
+          "day"
+        ],
+        "properties": {
+          "circuits": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "gateway",
+                "state"
+              ],
+              "properties": {
+                "gateway": {
+                  "type": "string"
+                },
+                "state": {
+                  "type": "string",
+                  "enum": [
+                    "closed",
+                    "half_open",
+                    "open"
+                  ]
+                }
+              }
+            }
+          },
+          "outbox": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "depth",
+              "oldest_age_seconds"
+            ],
+            "properties": {
+              "depth": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "oldest_age_seconds": {
+                "type": "integer",
+                "minimum": 0
+              }
+            }
+          },
+          "hour": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "gateway",
+                "country",
+                "queued",
+                "sent",
+                "delivered",
+                "undelivered",
+                "failed"
+              ],
+              "properties": {
+                "gateway": {
+                  "type": "string"
+                },
+                "country": {
+                  "type": "string"
+                },
+                "queued": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "sent": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "delivered": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "undelivered": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "failed": {
+                  "type": "integer",
+                  "minimum": 0
+                }
+              }
+            }
+          },
+          "day": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "gateway",
+                "country",
+                "queued",
+                "sent",
+                "delivered",
+                "undelivered",
+                "failed"
+              ],
+              "properties": {
+                "gateway": {
+                  "type": "string"
+                },
+                "country": {
+                  "type": "string"
+                },
+                "queued": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "sent": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "delivered": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "undelivered": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "failed": {
+                  "type": "integer",
+                  "minimum": 0
+                }
+              }
+            }
+          }
+        },
+        "description": "Messages created in the last hour and day per gateway and country, by current status; circuit breakers; the outbox queue."
+      },
+      "ConsoleSettings": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "signing_keys",
+          "settings"
+        ],
+        "properties": {
+          "signing_keys": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "kid",
+                "algorithm",
+                "status",
+                "created_at",
+                "retire_after",
+                "published"
+              ],
+              "properties": {
+                "kid": {
+                  "type": "string"
+                },
+                "algorithm": {
+                  "type": "string"
+                },
+                "status": {
+                  "type": "string",
+                  "enum": [
+                    "active",
+                    "verifying",
+                    "retired"
+                  ]
+                },
+                "created_at": {
+                  "type": "string",
+                  "format": "date-time",
+                  "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                  "description": "RFC 3339, UTC, whole seconds"
+                },
+                "retire_after": {
+                  "oneOf": [
+                    {
+                      "type": "string",
+                      "format": "date-time",
+                      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                      "description": "RFC 3339, UTC, whole seconds"
+                    },
+                    {
+                      "type": "null"
+                    }
+                  ]
+                },
+                "published": {
+                  "type": "boolean"
+                }
+              }
+            }
+          },
+          "settings": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "name",
+                "value"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "value": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        },
+        "description": "Signing keys (as `phone-verify keys list`) and every setting with secrets masked (as `phone-verify config check`)."
       }
     },
     "responses": {
@@ -6766,7 +7456,7 @@ public enum OpenAPIDocument {
       "adminKey": {
         "type": "http",
         "scheme": "bearer",
-        "description": "A server-to-server API key, compared in constant time with every configured key: `PHONE_VERIFY_ADMIN_API_KEYS` (every scope), `PHONE_VERIFY_INTROSPECTION_API_KEYS` (`introspect`) or `PHONE_VERIFY_SCOPED_API_KEYS` (`SCOPE[+SCOPE…]=KEY`; scopes `introspect`, `factors`, `fraud`, `lockouts`, `metrics`, `read`). No or an unknown key: 401; a key without the route's scope: 403 `forbidden`."
+        "description": "A server-to-server API key, compared in constant time with every configured key: `PHONE_VERIFY_ADMIN_API_KEYS` (every scope), `PHONE_VERIFY_INTROSPECTION_API_KEYS` (`introspect`) or `PHONE_VERIFY_SCOPED_API_KEYS` (`SCOPE[+SCOPE…]=KEY`; scopes `introspect`, `factors`, `fraud`, `lockouts`, `metrics`, `read`). No or an unknown key: 401; a key without the route's scope: 403 `forbidden`. The operator console's session cookie is accepted in place of a key on every admin route (with its CSRF token in `X-CSRF-Token` for changes; docs/OPERATIONS.md, \"Console\")."
       },
       "twilioSignature": {
         "type": "apiKey",

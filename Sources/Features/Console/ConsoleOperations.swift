@@ -1,0 +1,29 @@
+import Foundation
+import VerifyCore
+
+/// What the console's delivery and settings pages read besides the stores, passed in by the
+/// application: the gateways' circuit-breaker states, the outbox queue, the signing keys and
+/// the effective settings with secrets masked (as `phone-verify config check` prints them).
+public struct ConsoleOperations: Sendable {
+    /// Circuit breaker per gateway: `closed`, `half_open` or `open`.
+    public var circuits: @Sendable () -> [(gateway: String, state: String)]
+    /// Queued messages and the oldest one's creation time.
+    public var queue: @Sendable () throws -> (count: Int, oldest: Date?)
+    public var deliveryCounts: (any DeliveryStatsStore)?
+    public var signingKeys: (any SigningKeyStore)?
+    /// Setting name → value as shown (secrets masked, defaults marked).
+    public var settings: [(name: String, value: String)]
+
+    public init(
+        circuits: @escaping @Sendable () -> [(gateway: String, state: String)] = { [] },
+        queue: @escaping @Sendable () throws -> (count: Int, oldest: Date?) = { (0, nil) },
+        deliveryCounts: (any DeliveryStatsStore)? = nil, signingKeys: (any SigningKeyStore)? = nil,
+        settings: [(name: String, value: String)] = []
+    ) {
+        self.circuits = circuits
+        self.queue = queue
+        self.deliveryCounts = deliveryCounts
+        self.signingKeys = signingKeys
+        self.settings = settings
+    }
+}
