@@ -138,7 +138,7 @@ enum ConsoleScript {
               c.append(el('p', { class: 'legend' }, el('span', { class: 'swatch sent' }), ' sent ', el('span', { class: 'swatch approved' }), ' approved'));
               c.append(chart(d.keys));
               var form = el('form', { id: 'fraud-form', class: 'inline' });
-              var input = el('input', { id: 'fraud-key', name: 'key', placeholder: 'US or US:1415555', maxlength: '64', required: '' });
+              var input = el('input', { id: 'fraud-key', name: 'key', placeholder: 'country:US or prefix:+1415555', maxlength: '64', required: '' });
               form.append(el('label', { for: 'fraud-key', text: 'Country or block' }), input,
                 button('Block', 'fraud-block', function () { return fraudAction(input.value.trim(), 'block'); }),
                 button('Allow', 'fraud-allow', function () { return fraudAction(input.value.trim(), 'allow'); }));
