@@ -6,7 +6,7 @@ import VerifyCore
 
 /// Around the console's pages and the admin JSON routes:
 /// - every `/console` answer gets the strict Content-Security-Policy, `Cache-Control: no-store`,
-///   `X-Frame-Options: DENY`, `nosniff` and `Referrer-Policy: no-referrer`;
+///   `X-Frame-Options: DENY`, `nosniff` and `Referrer-Policy: same-origin`;
 /// - a request carrying a valid session gets its cookie renewed (the idle timeout restarts);
 /// - every state-changing admin request (`/v1/admin/…`, by session or bearer key) is audited in
 ///   the log with the key's public id, the route template (never a phone number) and the outcome.
@@ -41,7 +41,8 @@ struct ConsoleMiddleware: Middleware {
             response.headers.set("Content-Security-Policy", ConsolePage.contentSecurityPolicy)
             response.headers.set("X-Frame-Options", "DENY")
             response.headers.set("X-Content-Type-Options", "nosniff")
-            response.headers.set("Referrer-Policy", "no-referrer")
+            // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts.
+            response.headers.set("Referrer-Policy", "same-origin")
             response.headers.set("Cross-Origin-Opener-Policy", "same-origin")
         }
         return response

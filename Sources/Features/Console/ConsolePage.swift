@@ -40,7 +40,7 @@ enum ConsolePage {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="referrer" content="no-referrer">
+            <meta name="referrer" content="same-origin">
             \(meta)<title>\(escape(title)) · PhoneVerify console</title>
             <link rel="icon" href="data:,">
             <link rel="stylesheet" href="/console/app.css">
