@@ -63,3 +63,28 @@ extension PostgresStore: DeliveryStatsStore {
         }
     }
 }
+
+/// The fraud counters per hour for the console's fraud charts (kept for the retention period).
+extension PostgresStore: FraudHistoryStore {
+    public func fraudHistory(since: Date, period: Int, keys: Int) throws -> [FraudHistoryPoint] {
+        let periodMillis = Int64(period) * 1000
+        return try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                try trip {
+                    try connection.query(
+                        """
+                        SELECT key, (bucket / $1) * $1 AS start, SUM(sent)::bigint AS sent, SUM(approved)::bigint AS approved FROM fraud_counts
+                        WHERE bucket >= $2 AND key IN (
+                            SELECT key FROM fraud_counts WHERE bucket >= $2 GROUP BY key ORDER BY SUM(sent) DESC, key LIMIT $3)
+                        GROUP BY key, start ORDER BY key, start
+                        """,
+                        [.int(periodMillis), PostgresRows.millis(since), .int(Int64(keys))])
+                }.map { row in
+                    FraudHistoryPoint(
+                        key: row.text("key") ?? "", start: PostgresRows.date(row.int("start") ?? 0), sent: Int(row.int("sent") ?? 0),
+                        approved: Int(row.int("approved") ?? 0))
+                }
+            }
+        }
+    }
+}

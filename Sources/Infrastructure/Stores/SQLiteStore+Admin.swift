@@ -51,3 +51,25 @@ extension SQLiteStore: DeliveryStatsStore {
         }
     }
 }
+
+/// The fraud counters per hour for the console's fraud charts (kept for the retention period).
+extension SQLiteStore: FraudHistoryStore {
+    public func fraudHistory(since: Date, period: Int, keys: Int) throws -> [FraudHistoryPoint] {
+        let periodMillis = Int64(period) * 1000
+        return try database.read { db in
+            try db.query(
+                """
+                SELECT key, (bucket / ?) * ? AS start, SUM(sent) AS sent, SUM(approved) AS approved FROM fraud_counts
+                WHERE bucket >= ? AND key IN (
+                    SELECT key FROM fraud_counts WHERE bucket >= ? GROUP BY key ORDER BY SUM(sent) DESC, key LIMIT ?)
+                GROUP BY key, start ORDER BY key, start
+                """,
+                [.integer(periodMillis), .integer(periodMillis), SQLiteRows.millis(since), SQLiteRows.millis(since), .integer(Int64(keys))]
+            ).map { row in
+                FraudHistoryPoint(
+                    key: row.text("key") ?? "", start: SQLiteRows.date(row.int("start") ?? 0), sent: Int(row.int("sent") ?? 0),
+                    approved: Int(row.int("approved") ?? 0))
+            }
+        }
+    }
+}

@@ -52,3 +52,25 @@ extension InMemoryStore: DeliveryStatsStore {
         }
     }
 }
+
+extension InMemoryStore: FraudHistoryStore {
+    public func fraudHistory(since: Date, period: Int, keys: Int) throws -> [FraudHistoryPoint] {
+        try read { reader in
+            let tx = reader as! Transaction
+            let recent = tx.state.fraud.mapValues { $0.filter { $0.key >= since } }.filter { !$0.value.isEmpty }
+            let busiest = recent.map { ($0.key, $0.value.values.reduce(0) { $0 + $1.sent }) }
+                .sorted { ($0.1, $1.0) > ($1.1, $0.0) }.prefix(keys).map(\.0)
+            var points: [FraudHistoryPoint] = []
+            for key in busiest.sorted() {
+                var sums: [Date: (Int, Int)] = [:]
+                for (bucket, counts) in recent[key] ?? [:] {
+                    let start = Date(timeIntervalSince1970: (bucket.timeIntervalSince1970 / Double(period)).rounded(.down) * Double(period))
+                    let before = sums[start] ?? (0, 0)
+                    sums[start] = (before.0 + counts.sent, before.1 + counts.approved)
+                }
+                points += sums.keys.sorted().map { FraudHistoryPoint(key: key, start: $0, sent: sums[$0]!.0, approved: sums[$0]!.1) }
+            }
+            return points
+        }
+    }
+}
