@@ -47,7 +47,8 @@ struct APITestHarness {
                 verifications: dependencies.verificationAdmin, lockouts: dependencies.lockoutAdmin, factors: t.store,
                 operations: ConsoleOperations(
                     circuits: { [("twilio", "closed")] }, queue: { (0, nil) }, deliveryCounts: t.store, signingKeys: nil,
-                    settings: [("PHONE_VERIFY_CODE_SECRET", "(set, 64 characters)")]),
+                    settings: [("PHONE_VERIFY_CODE_SECRET", "(set, 64 characters)")], fraudHistory: t.store,
+                    challenges: { [("turnstile", "asked", 3), ("turnstile", "passed", 2)] }),
                 clock: t.clock, logger: Logger(handler: logs, minimumLevel: .debug))
             dependencies.apiKeys.sessions = feature.sessions
             dependencies.features.append(feature.api(keys: dependencies.apiKeys))

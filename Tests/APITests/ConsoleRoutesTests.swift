@@ -122,3 +122,31 @@ import VerifyCore
         #expect(h.call("GET", "/v1/admin/settings", headers: [("Authorization", "Bearer " + S.metricsOnly)]).status == 403)
     }
 }
+
+/// The fraud page's history JSON.
+@Suite struct ConsoleFraudHistoryTests {
+    typealias S = ConsoleSessionTests
+
+    @Test func hourlyCountsOfTheBusiestKeysAndTheChallenges() throws {
+        let h = S.harness()
+        _ = h.start("+14155552671")
+        let cookie = try S.signIn(h)
+        let reply = h.call("GET", "/v1/admin/fraud-history", headers: [("Cookie", cookie)])
+        #expect(reply.status == 200)
+        guard case .array(let hours)? = reply.json["hours"], case .array(let keys)? = reply.json["keys"],
+            case .array(let challenges)? = reply.json["challenges"]
+        else {
+            Issue.record("missing hours, keys or challenges")
+            return
+        }
+        #expect(hours.count == 24)
+        let us = keys.first { $0["key"] == "country:US" }
+        guard case .array(let sent)? = us?["sent"] else {
+            Issue.record("no country:US series")
+            return
+        }
+        #expect(sent.count == 24 && sent.last?.intValue == 1)
+        #expect(challenges.count == 2 && challenges.first?["provider"] == "turnstile")
+        #expect(h.call("GET", "/v1/admin/fraud-history", headers: [("Authorization", "Bearer " + S.metricsOnly)]).status == 403)
+    }
+}

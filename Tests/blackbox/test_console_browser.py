@@ -38,7 +38,10 @@ def console(data_dir):
 def screenshot(driver, name):
     if os.environ.get("PV_SAVE_SCREENSHOT") == "1":
         driver.execute_script("window.scrollTo(0, 0); document.activeElement && document.activeElement.blur()")
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(1280, min(max(height + 140, 600), 1800))  # the whole page, bounded
         driver.save_screenshot(os.path.join(DOCS, f"console-{name}.png"))
+        driver.set_window_size(1280, 900)
 
 
 def problems(driver):
@@ -60,6 +63,7 @@ def sign_in(driver, key):
 
 def test_sign_in_look_up_lift_block_and_clear(console, browser):  # noqa: F811
     # Sign-in: a wrong key is refused with nothing of the console shown.
+    browser.set_window_size(1280, 900)
     browser.get(console.base + "/console")
     assert browser.title.startswith("Sign in")
     screenshot(browser, "sign-in")
@@ -115,6 +119,7 @@ def test_sign_in_look_up_lift_block_and_clear(console, browser):  # noqa: F811
     browser.find_element(By.ID, f"block-{index}").click()
     until(browser, lambda d: [r for r in rows(d, "fraud-table") if r[0] == "country:US"][0][6] == "block", "blocked")
     assert browser.find_elements(By.CSS_SELECTOR, "#fraud-chart rect")
+    assert browser.find_elements(By.CSS_SELECTOR, "#fraud-history svg rect")
     screenshot(browser, "fraud")
     status, _, refused = console.request("POST", "/v1/verifications", {"phone_number": "+14155552672"})
     assert status == 429 and refused["error"]["code"] == "suspected_fraud", refused

@@ -72,6 +72,11 @@ final class MetricsSink: EventSink, Sendable {
         }
     }
 
+    /// `phoneverify_challenges_total` as it stands: provider, outcome, count (since start-up).
+    func challengeCounts() -> [(provider: String, outcome: String, count: Int)] {
+        challenges.samples().map { ($0.labels.first ?? "", $0.labels.dropFirst().first ?? "", Int($0.value)) }
+    }
+
     /// Outbox depth and age, and circuit states, refreshed on every scrape.
     func watch(outbox: any OutboxStore, gateway: ChannelRouter, clock: any Clock) {
         let depth = registry.gauge("phoneverify_outbox_depth", "Messages waiting in the outbox")

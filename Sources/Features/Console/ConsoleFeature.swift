@@ -3,7 +3,7 @@ import Telemetry
 import VerifyCore
 
 /// The operator console (`/console`, docs/OPERATIONS.md "Console") as one feature: its pages,
-/// the admin JSON routes only it needs (``ConsoleNumberRoutes``, ``ConsoleOperationsRoutes``), and the middleware that sets
+/// the admin JSON routes only it needs (``ConsoleNumberRoutes``, ``ConsoleOperationsRoutes``, ``ConsoleFraudRoutes``), and the middleware that sets
 /// its headers, renews its sessions and audits admin actions. The application also hands
 /// ``sessions`` to the API's keyring, so every admin route accepts the console's session
 /// (with its CSRF token for changes) as well as a bearer key.
@@ -42,6 +42,7 @@ public struct ConsoleFeature: Sendable {
                 ConsoleRoutes(sessions: sessions, parser: parser, logger: logger),
                 ConsoleNumberRoutes(keys: keys, parser: parser, verifications: verifications, lockouts: lockouts, factors: factors),
                 ConsoleOperationsRoutes(keys: keys, operations: operations, clock: clock),
+                ConsoleFraudRoutes(keys: keys, operations: operations, clock: clock),
             ],
             middleware: [ConsoleMiddleware(sessions: sessions, crypto: crypto, logger: logger)])
     }

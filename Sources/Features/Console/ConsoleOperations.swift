@@ -13,13 +13,19 @@ public struct ConsoleOperations: Sendable {
     public var signingKeys: (any SigningKeyStore)?
     /// Setting name → value as shown (secrets masked, defaults marked).
     public var settings: [(name: String, value: String)]
+    public var fraudHistory: (any FraudHistoryStore)?
+    /// `phoneverify_challenges_total` of this replica since it started.
+    public var challenges: @Sendable () -> [(provider: String, outcome: String, count: Int)]
 
     public init(
         circuits: @escaping @Sendable () -> [(gateway: String, state: String)] = { [] },
         queue: @escaping @Sendable () throws -> (count: Int, oldest: Date?) = { (0, nil) },
         deliveryCounts: (any DeliveryStatsStore)? = nil, signingKeys: (any SigningKeyStore)? = nil,
-        settings: [(name: String, value: String)] = []
+        settings: [(name: String, value: String)] = [], fraudHistory: (any FraudHistoryStore)? = nil,
+        challenges: @escaping @Sendable () -> [(provider: String, outcome: String, count: Int)] = { [] }
     ) {
+        self.fraudHistory = fraudHistory
+        self.challenges = challenges
         self.circuits = circuits
         self.queue = queue
         self.deliveryCounts = deliveryCounts

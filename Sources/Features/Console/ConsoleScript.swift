@@ -131,12 +131,31 @@ enum ConsoleScript {
             });
             return s;
           }
+          function hourly(k, i) {
+            var width = 480, height = 70, n = k.sent.length, w = width / n;
+            var max = Math.max.apply(null, [1].concat(k.sent));
+            var s = svg('svg', { viewBox: '0 0 ' + width + ' ' + height, width: width, height: height, role: 'img', id: 'history-' + i });
+            var title = svg('title', {}); title.textContent = k.key + ': sent and approved per hour, last 24 hours'; s.append(title);
+            k.sent.forEach(function (sent, h) {
+              var hs = (height - 4) * sent / max, ha = (height - 4) * k.approved[h] / max;
+              s.append(svg('rect', { x: h * w + 1, y: height - hs, width: w - 2, height: hs, class: 'sent' }),
+                       svg('rect', { x: h * w + 1, y: height - ha, width: w - 2, height: ha, class: 'approved' }));
+            });
+            var sent = k.sent.reduce(function (a, b) { return a + b; }, 0), ok = k.approved.reduce(function (a, b) { return a + b; }, 0);
+            return el('div', { class: 'history' }, el('strong', { text: k.key }),
+              el('span', { class: 'muted', text: ' ' + ok + '/' + sent + ' approved' + (sent ? ' (' + Math.round(100 * ok / sent) + '%)' : '') }),
+              el('br', {}), s);
+          }
           function fraudPage() {
-            return api('GET', '/v1/admin/fraud').then(function (d) {
+            return Promise.all([api('GET', '/v1/admin/fraud'), api('GET', '/v1/admin/fraud-history')]).then(function (both) {
+              var d = both[0], h = both[1];
               content.replaceChildren();
-              var c = section('Volume and conversion', 'fraud-volume');
+              var c = section('Now (the guard\'s window)', 'fraud-volume');
               c.append(el('p', { class: 'legend' }, el('span', { class: 'swatch sent' }), ' sent ', el('span', { class: 'swatch approved' }), ' approved'));
               c.append(chart(d.keys));
+              var hist = section('Last 24 hours, per hour', 'fraud-history');
+              if (!h.keys.length) hist.append(el('p', { class: 'muted', text: 'No sends in the last 24 hours.' }));
+              h.keys.forEach(function (k, i) { hist.append(hourly(k, i)); });
               var form = el('form', { id: 'fraud-form', class: 'inline' });
               var input = el('input', { id: 'fraud-key', name: 'key', placeholder: 'country:US or prefix:+1415555', maxlength: '64', required: '' });
               form.append(el('label', { for: 'fraud-key', text: 'Country or block' }), input,
@@ -154,6 +173,8 @@ enum ConsoleScript {
                   return [k.key, k.sent, k.approved, k.conversion === null ? '—' : Math.round(k.conversion * 1000) / 10 + '%',
                           k.state, k.reason, k.override, actions];
                 })));
+              section('Challenges (this replica, since start)', 'challenges').append(table('challenges-table', ['Provider', 'Outcome', 'Count'],
+                h.challenges.map(function (x) { return [x.provider, x.outcome, x.count]; })));
             });
           }
 

@@ -38,5 +38,7 @@ enum ConsoleStyle {
         svg .approved, .swatch.approved { fill: var(--ok); background: var(--ok); }
         .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; vertical-align: middle; }
         code { font-size: 13px; }
+        .history { display: inline-block; margin: 6px 18px 10px 0; }
+        .history svg { display: block; border-bottom: 1px solid var(--line); }
         """#
 }

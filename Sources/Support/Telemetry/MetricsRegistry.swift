@@ -92,6 +92,14 @@ public class LabeledValues<Value>: @unchecked Sendable {
 }
 
 extension LabeledValues where Value == Double {
+    /// Every label set's current value, in a stable order (for pages that show a metric).
+    public func samples() -> [(labels: [String], value: Double)] {
+        lock.lock()
+        let snapshot = values
+        lock.unlock()
+        return snapshot.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, snapshot[$0]!) }
+    }
+
     /// HELP, TYPE and one sample line per label set, label sets in a stable order.
     func renderSamples(type: String, into out: inout String) {
         lock.lock()

@@ -84,7 +84,8 @@ enum APIWiring {
             verifications: dependencies.verificationAdmin, lockouts: dependencies.lockoutAdmin, factors: store as? any FactorAdminStore,
             operations: ConsoleOperations(
                 circuits: { gateway.circuitStates().map { ($0.gateway, $0.state.rawValue) } }, queue: { try store.queueDepth() },
-                deliveryCounts: store as? any DeliveryStatsStore, signingKeys: store, settings: c.maskedSettings),
+                deliveryCounts: store as? any DeliveryStatsStore, signingKeys: store, settings: c.maskedSettings,
+                fraudHistory: store as? any FraudHistoryStore, challenges: { [metrics = delivery.metrics] in metrics.challengeCounts() }),
             clock: clock, logger: logger)
         dependencies.apiKeys.sessions = console.sessions
         dependencies.features.append(console.api(keys: dependencies.apiKeys))

@@ -4607,6 +4607,53 @@ public enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/admin/fraud-history": {
+      "get": {
+        "operationId": "fraudHistory",
+        "summary": "Volume and conversion per country and block, per hour over the last day",
+        "description": "The console's fraud charts. Scope `fraud` or `read`. The guard's current decisions are `GET /v1/admin/fraud`. Also accepts the operator console's session cookie instead of the key (docs/OPERATIONS.md, \"Console\").",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Hourly counts and challenge counts.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConsoleFraudHistory"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -6997,6 +7044,97 @@ public enum OpenAPIDocument {
           }
         },
         "description": "Signing keys (as `phone-verify keys list`) and every setting with secrets masked (as `phone-verify config check`)."
+      },
+      "ConsoleFraudHistory": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "period_seconds",
+          "hours",
+          "keys",
+          "challenges"
+        ],
+        "properties": {
+          "period_seconds": {
+            "type": "integer",
+            "enum": [
+              3600
+            ]
+          },
+          "hours": {
+            "type": "array",
+            "minItems": 24,
+            "maxItems": 24,
+            "items": {
+              "type": "string",
+              "format": "date-time",
+              "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+              "description": "RFC 3339, UTC, whole seconds"
+            },
+            "description": "each period's start, oldest first"
+          },
+          "keys": {
+            "type": "array",
+            "maxItems": 12,
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "key",
+                "sent",
+                "approved"
+              ],
+              "properties": {
+                "key": {
+                  "type": "string"
+                },
+                "sent": {
+                  "type": "array",
+                  "minItems": 24,
+                  "maxItems": 24,
+                  "items": {
+                    "type": "integer",
+                    "minimum": 0
+                  }
+                },
+                "approved": {
+                  "type": "array",
+                  "minItems": 24,
+                  "maxItems": 24,
+                  "items": {
+                    "type": "integer",
+                    "minimum": 0
+                  }
+                }
+              }
+            }
+          },
+          "challenges": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "provider",
+                "outcome",
+                "count"
+              ],
+              "properties": {
+                "provider": {
+                  "type": "string"
+                },
+                "outcome": {
+                  "type": "string"
+                },
+                "count": {
+                  "type": "integer",
+                  "minimum": 0
+                }
+              }
+            }
+          }
+        },
+        "description": "The fraud guard's counters per hour over the last day for the busiest countries and blocks, and this replica's challenge counts since it started."
       }
     },
     "responses": {
