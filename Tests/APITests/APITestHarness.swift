@@ -48,7 +48,8 @@ struct APITestHarness {
                 operations: ConsoleOperations(
                     circuits: { [("twilio", "closed")] }, queue: { (0, nil) }, deliveryCounts: t.store, signingKeys: nil,
                     settings: [("PHONE_VERIFY_CODE_SECRET", "(set, 64 characters)")], fraudHistory: t.store,
-                    challenges: { [("turnstile", "asked", 3), ("turnstile", "passed", 2)] }),
+                    challenges: { [("turnstile", "asked", 3), ("turnstile", "passed", 2)] },
+                    limitLogs: t.store, limits: protection.limiter.limits),
                 clock: t.clock, logger: Logger(handler: logs, minimumLevel: .debug))
             dependencies.apiKeys.sessions = feature.sessions
             dependencies.features.append(feature.api(keys: dependencies.apiKeys))

@@ -24,8 +24,24 @@ import VerifyCore
         #expect(first(reply.json["verifications"])?["channel"] == "sms")
         #expect(first(reply.json["verifications"])?["status"] == "pending")
         #expect(!"\(reply.json)".contains(code))
+        #expect(first(reply.json["send_quota"])?["remaining"]?.intValue == 4)
+        #expect(first(reply.json["send_quota"])?["quota"]?.intValue == 5)
         // The same route with a bearer key.
         #expect(h.call("GET", "/v1/admin/numbers/+14155552671", headers: [("Authorization", "Bearer " + S.admin)]).status == 200)
+    }
+
+    @Test func aFactorFoundByItsNumberIsDeletedWithTheSessionAndItsToken() throws {
+        let h = S.harness()
+        let enrolled = Factor(id: "fac_1", subject: "user-alice", phoneNumber: "+14155552671", countryCode: 1, createdAt: h.t.clock.now())
+        try h.t.store.write { tx in try tx.insertFactor(enrolled) }
+        let cookie = try S.signIn(h)
+        let token = try S.csrf(h, cookie: cookie)
+        let looked = h.call("GET", "/v1/admin/numbers/+14155552671", headers: [("Cookie", cookie)])
+        #expect(first(looked.json["factors"])?["subject"] == "user-alice")
+        #expect(h.call("DELETE", "/v1/admin/users/user-alice/factors/fac_1", headers: [("Cookie", cookie)]).status == 403)
+        #expect(h.call("DELETE", "/v1/admin/users/user-alice/factors/fac_1", headers: [("Cookie", cookie), ("X-CSRF-Token", token)]).status == 200)
+        let after = h.call("GET", "/v1/admin/numbers/+14155552671", headers: [("Cookie", cookie)])
+        #expect(after.json["factors"] == .array([]))
     }
 
     @Test func badNumbersAndBoundsAreClear400s() throws {

@@ -40,7 +40,9 @@ public struct ConsoleFeature: Sendable {
         APIFeature(
             routes: [
                 ConsoleRoutes(sessions: sessions, parser: parser, logger: logger),
-                ConsoleNumberRoutes(keys: keys, parser: parser, verifications: verifications, lockouts: lockouts, factors: factors),
+                ConsoleNumberRoutes(
+                    keys: keys, parser: parser, verifications: verifications, lockouts: lockouts, factors: factors,
+                    quota: operations.limitLogs.map { ConsoleSendQuota(store: $0, limits: operations.limits, clock: clock) }),
                 ConsoleOperationsRoutes(keys: keys, operations: operations, clock: clock),
                 ConsoleFraudRoutes(keys: keys, operations: operations, clock: clock),
             ],

@@ -6,7 +6,7 @@ import VerifyCore
 /// about one number, for a key (or console session) with `read`: the parse (valid, region, line
 /// type, whether an operator-declared range made it valid), its recent verifications (status,
 /// channel, attempts, times, delivery state and vendor error; never a code), its failed-check
-/// lockouts and the MFA factors enrolled with it. Verifications are paged: `limit` (1–100,
+/// lockouts, its send quota (`phone_send`) and the MFA factors enrolled with it. Verifications are paged: `limit` (1–100,
 /// default 20) newest first, `next_cursor` to pass as `cursor` for older ones, at most the
 /// newest ``maxScanned`` in all.
 struct ConsoleNumberRoutes: RouteGroup {
@@ -16,6 +16,7 @@ struct ConsoleNumberRoutes: RouteGroup {
     let verifications: VerificationAdmin?
     let lockouts: LockoutAdmin?
     let factors: (any FactorAdminStore)?
+    let quota: ConsoleSendQuota?
 
     func register(in router: inout Router) {
         let route = self
@@ -54,6 +55,7 @@ struct ConsoleNumberRoutes: RouteGroup {
         let next: JSONValue = list.count > limit ? .string(page.last!.verification.id) : .null
         let locks = try lockouts?.list(phone: number.e164) ?? []
         let enrolled = try factors?.factors(phoneNumber: number.e164, limit: Self.maxScanned) ?? []
+        let sends = try quota?.status(of: number.e164) ?? []
         let body: JSONValue = [
             "phone_number": .string(number.e164),
             "parse": [
@@ -70,6 +72,12 @@ struct ConsoleNumberRoutes: RouteGroup {
                 [
                     "requester": .string(l.requester), "failures": .int(Int64(l.failures)),
                     "locked_until": l.lockedUntil.map { .string(RFC3339.format($0)) } ?? .null,
+                ]
+            }),
+            "send_quota": .array(sends.map { q in
+                [
+                    "window_seconds": .int(Int64(q.rule.window)), "quota": .int(Int64(q.rule.quota)),
+                    "remaining": .int(Int64(q.remaining)), "reset_seconds": .int(Int64(q.resetSeconds)),
                 ]
             }),
             "factors": .array(enrolled.map { f in

@@ -14,6 +14,9 @@ public struct ConsoleOperations: Sendable {
     /// Setting name → value as shown (secrets masked, defaults marked).
     public var settings: [(name: String, value: String)]
     public var fraudHistory: (any FraudHistoryStore)?
+    /// The rate limiter's logs and rules, for a number's send quota on the lookup page.
+    public var limitLogs: (any LimitLogAdminStore)?
+    public var limits: RateLimits
     /// `phoneverify_challenges_total` of this replica since it started.
     public var challenges: @Sendable () -> [(provider: String, outcome: String, count: Int)]
 
@@ -22,8 +25,11 @@ public struct ConsoleOperations: Sendable {
         queue: @escaping @Sendable () throws -> (count: Int, oldest: Date?) = { (0, nil) },
         deliveryCounts: (any DeliveryStatsStore)? = nil, signingKeys: (any SigningKeyStore)? = nil,
         settings: [(name: String, value: String)] = [], fraudHistory: (any FraudHistoryStore)? = nil,
-        challenges: @escaping @Sendable () -> [(provider: String, outcome: String, count: Int)] = { [] }
+        challenges: @escaping @Sendable () -> [(provider: String, outcome: String, count: Int)] = { [] },
+        limitLogs: (any LimitLogAdminStore)? = nil, limits: RateLimits = .defaults
     ) {
+        self.limitLogs = limitLogs
+        self.limits = limits
         self.fraudHistory = fraudHistory
         self.challenges = challenges
         self.circuits = circuits

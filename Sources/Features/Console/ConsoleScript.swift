@@ -90,6 +90,8 @@ enum ConsoleScript {
                           dl.status, dl.gateway, dl.last_error, time(x.expires_at)];
                 })));
               if (d.next_cursor) v.append(button('Older', 'older', function () { return numberPage(d.next_cursor); }));
+              section('Send quota', 'send-quota').append(table('quota-table', ['Window', 'Quota', 'Left', 'Next slot in'],
+                d.send_quota.map(function (q) { return [q.window_seconds + ' s', q.quota, q.remaining, q.reset_seconds ? q.reset_seconds + ' s' : '—']; })));
               var l = section('Lockouts', 'lockouts');
               l.append(table('lockouts-table', ['Requester', 'Failed checks', 'Locked until'],
                 d.lockouts.map(function (x) { return [x.requester, x.failures, time(x.locked_until)]; })));

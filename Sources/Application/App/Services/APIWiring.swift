@@ -85,7 +85,8 @@ enum APIWiring {
             operations: ConsoleOperations(
                 circuits: { gateway.circuitStates().map { ($0.gateway, $0.state.rawValue) } }, queue: { try store.queueDepth() },
                 deliveryCounts: store as? any DeliveryStatsStore, signingKeys: store, settings: c.maskedSettings,
-                fraudHistory: store as? any FraudHistoryStore, challenges: { [metrics = delivery.metrics] in metrics.challengeCounts() }),
+                fraudHistory: store as? any FraudHistoryStore, challenges: { [metrics = delivery.metrics] in metrics.challengeCounts() },
+                limitLogs: store as? any LimitLogAdminStore, limits: c.limits),
             clock: clock, logger: logger)
         dependencies.apiKeys.sessions = console.sessions
         dependencies.features.append(console.api(keys: dependencies.apiKeys))

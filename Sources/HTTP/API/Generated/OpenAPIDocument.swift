@@ -6575,6 +6575,7 @@ public enum OpenAPIDocument {
           "verifications",
           "next_cursor",
           "lockouts",
+          "send_quota",
           "factors"
         ],
         "properties": {
@@ -6812,6 +6813,38 @@ public enum OpenAPIDocument {
                       "type": "null"
                     }
                   ]
+                }
+              }
+            }
+          },
+          "send_quota": {
+            "type": "array",
+            "description": "per `phone_send` rule: the window, its quota, sends left and seconds until one more is allowed",
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "window_seconds",
+                "quota",
+                "remaining",
+                "reset_seconds"
+              ],
+              "properties": {
+                "window_seconds": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "quota": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "remaining": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "reset_seconds": {
+                  "type": "integer",
+                  "minimum": 0
                 }
               }
             }
