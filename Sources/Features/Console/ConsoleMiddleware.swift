@@ -44,6 +44,7 @@ struct ConsoleMiddleware: Middleware {
             // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts.
             response.headers.set("Referrer-Policy", "same-origin")
             response.headers.set("Cross-Origin-Opener-Policy", "same-origin")
+            response.headers.set("Cross-Origin-Resource-Policy", "same-origin")
         }
         return response
     }
