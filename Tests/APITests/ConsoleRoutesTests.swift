@@ -90,6 +90,16 @@ import VerifyCore
         let ok = h.call("PUT", "/v1/admin/fraud/country:US", json: body,
                         headers: [("Cookie", cookie), ("X-CSRF-Token", token), ("Origin", "https://console.test"), ("Host", "console.test")])
         #expect(ok.status == 200)
+        // Behind a proxy that rewrites Host, the browser's origin is the forwarded host.
+        let proxy = "10.0.0.5"
+        let remote = try S.signIn(h, peer: proxy)
+        #expect(remote.hasPrefix("__Host-pv_console="))
+        let html = h.call("GET", "/console", headers: [("Cookie", remote)], peer: proxy).json.stringValue ?? ""
+        let remoteToken = String(html[html.range(of: "name=\"csrf-token\" content=\"")!.upperBound...].prefix { $0 != "\"" })
+        let proxied = h.call("PUT", "/v1/admin/fraud/country:US", json: body, headers: [
+            ("Cookie", remote), ("X-CSRF-Token", remoteToken), ("Origin", "https://console.example"), ("Host", "10.0.0.9:8080"),
+            ("X-Forwarded-Host", "console.example")], peer: proxy)
+        #expect(proxied.status == 200)
         #expect(h.call("DELETE", "/v1/admin/fraud/country:US", headers: [("Cookie", cookie), ("X-CSRF-Token", token)]).status == 200)
         let audit = h.logs.records.filter { $0.message == "admin action" }
         #expect(audit.contains { r in r.fields.contains { $0 == ("outcome", "200") } && r.fields.contains { $0.0 == "key_id" && $0.1.count == 8 } })

@@ -42,11 +42,15 @@ enum ConsoleCookie {
     }
 
     /// Whether the request's `Origin` (when it sends one) is this server as the browser reached
-    /// it (`Host`); `Origin: null` (sandboxed frames, some redirects) never is.
+    /// it: its `Host`, or the `X-Forwarded-Host` a proxy that rewrites `Host` sets (a page of
+    /// another site can set neither on a browser's request). `Origin: null` (sandboxed frames,
+    /// some redirects) never is.
     static func sameOrigin(_ request: HTTPRequest) -> Bool {
-        guard let origin = request.headers["Origin"] else { return true }
-        guard let host = request.headers["Host"]?.lowercased(), !host.isEmpty else { return false }
-        let lowered = origin.lowercased()
-        return lowered == "https://" + host || lowered == "http://" + host
+        guard let origin = request.headers["Origin"]?.lowercased() else { return true }
+        let forwarded = request.headers["X-Forwarded-Host"]?.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        return [request.headers["Host"], forwarded].contains { host in
+            guard let host = host?.lowercased(), !host.isEmpty else { return false }
+            return origin == "https://" + host || origin == "http://" + host
+        }
     }
 }
