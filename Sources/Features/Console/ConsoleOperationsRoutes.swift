@@ -27,18 +27,23 @@ struct ConsoleOperationsRoutes: RouteGroup {
         }
     }
 
+    /// One row of a window's table.
+    struct Row: Hashable {
+        let gateway: String
+        let country: String
+    }
+
     func delivery() throws -> JSONValue {
         let now = clock.now()
         let queue = try operations.queue()
         func window(_ seconds: TimeInterval) throws -> JSONValue {
             let counts = try operations.deliveryCounts?.deliveryCounts(since: now.addingTimeInterval(-seconds), limit: Self.maxGroups) ?? []
-            var rows: [String: [DeliveryStatus: Int]] = [:]
-            for c in counts { rows[c.gateway + "\u{0}" + c.region, default: [:]][c.status, default: 0] += c.count }
-            return .array(rows.keys.sorted().map { key in
-                let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
-                let by = rows[key] ?? [:]
+            var rows: [Row: [DeliveryStatus: Int]] = [:]
+            for c in counts { rows[Row(gateway: c.gateway, country: c.region), default: [:]][c.status, default: 0] += c.count }
+            return .array(rows.keys.sorted { ($0.gateway, $0.country) < ($1.gateway, $1.country) }.map { row in
+                let by = rows[row] ?? [:]
                 return [
-                    "gateway": .string(parts[0].isEmpty ? "(none yet)" : parts[0]), "country": .string(parts[1]),
+                    "gateway": .string(row.gateway.isEmpty ? "(none yet)" : row.gateway), "country": .string(row.country),
                     "queued": .int(Int64(by[.queued] ?? 0)), "sent": .int(Int64(by[.sent] ?? 0)),
                     "delivered": .int(Int64(by[.delivered] ?? 0)), "undelivered": .int(Int64(by[.undelivered] ?? 0)),
                     "failed": .int(Int64(by[.failed] ?? 0)),
