@@ -118,3 +118,16 @@ def test_a_number_that_is_not_a_number(console):
     assert page.status_code == 400 and "not a valid phone number" in page.text
     assert "<b>hello" not in page.text and "&lt;b&gt;hello" in page.text
     assert session.get(console.base + "/v1/admin/numbers/%2B14155552671?limit=1000", timeout=10).status_code == 400
+
+
+def test_the_console_can_be_turned_off(data_dir):
+    server = Server(data_dir, {"PHONE_VERIFY_ADMIN_API_KEYS": ADMIN, "PHONE_VERIFY_CONSOLE": "false"}).start()
+    try:
+        assert requests.get(server.base + "/console", timeout=10).status_code == 404
+        reply = requests.post(server.base + "/console/session", data={"api_key": ADMIN}, allow_redirects=False, timeout=10)
+        assert reply.status_code == 404 and "Set-Cookie" not in reply.headers
+        assert requests.get(server.base + "/v1/admin/delivery", headers={"Authorization": "Bearer " + ADMIN}, timeout=10).status_code == 404
+        # Bearer keys still work on the other admin routes.
+        assert requests.get(server.base + "/v1/admin/fraud", headers={"Authorization": "Bearer " + ADMIN}, timeout=10).status_code == 200
+    finally:
+        server.stop()

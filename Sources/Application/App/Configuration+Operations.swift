@@ -7,6 +7,7 @@ extension Configuration {
         maxConnections = reader(Settings.maxConnections) ?? maxConnections
         logLevel = reader(Settings.logLevel) ?? logLevel
         retention = reader(Settings.retention) ?? retention
+        console = reader(Settings.console) ?? console
         consoleIdleTimeout = reader(Settings.consoleIdleTimeout) ?? consoleIdleTimeout
     }
 }

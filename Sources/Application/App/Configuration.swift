@@ -50,6 +50,8 @@ public struct Configuration: Sendable {
     public var maxConnections = 4096
     public var logLevel = LogLevel.info
     public var retention = 86_400
+    /// The operator console (`/console`) and its sessions on the admin routes.
+    public var console = true
     /// Seconds of inactivity that end an operator console session.
     public var consoleIdleTimeout = 900
     public var limits = RateLimits.defaults

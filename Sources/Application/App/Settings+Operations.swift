@@ -27,12 +27,16 @@ extension Settings {
         "PHONE_VERIFY_RETENTION", .operations, .int(600...31_536_000), default: "86400",
         "seconds ended verifications, sent messages, unmatched delivery receipts and expired redeemed credentials are kept before purging (idempotency records: at least the 24 h Idempotency-Key window)")
 
+    public static let console = Setting<Bool>(
+        "PHONE_VERIFY_CONSOLE", .operations, .flag, default: "true",
+        "false: no operator console (/console) and no console sessions on the admin routes (bearer keys only)")
+
     public static let consoleIdleTimeout = Setting<Int>(
         "PHONE_VERIFY_CONSOLE_IDLE_TIMEOUT", .operations, .int(1...86_400), default: "900",
         "seconds without a request after which an operator console session ends (sign in again); sessions end 12 h after sign-in regardless")
 
     static let operationsSection: [any SettingEntry] = [
-        trustedProxies, corsOrigins, httpThreads, maxConnections, logLevel, retention, consoleIdleTimeout,
+        trustedProxies, corsOrigins, httpThreads, maxConnections, logLevel, retention, console, consoleIdleTimeout,
     ]
 }
 

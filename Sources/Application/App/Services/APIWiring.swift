@@ -1,6 +1,5 @@
 import API
 import Adapters
-import Console
 import DevInbox
 import Gateways
 import Telemetry
@@ -75,21 +74,9 @@ enum APIWiring {
         }
         dependencies.appAttest = ChallengeFactory.appAttestRegistry(service.challenges)
         dependencies.apiKeys = c.apiKeys
-        // The operator console (docs/OPERATIONS.md): its session is accepted by every admin route.
-        let consoleCrypto = LibCryptoConsoleCrypto(key: secrets.keys.consoleSessionKey)
-        let console = ConsoleFeature(
-            sessions: ConsoleSessions(
-                keyring: c.apiKeys, crypto: consoleCrypto, clock: clock, random: random, idleTimeout: c.consoleIdleTimeout),
-            crypto: consoleCrypto, parser: DeclaredRangesParser(inner: LibPhoneNumberParser(), ranges: c.numberRanges),
-            verifications: dependencies.verificationAdmin, lockouts: dependencies.lockoutAdmin, factors: store as? any FactorAdminStore,
-            operations: ConsoleOperations(
-                circuits: { gateway.circuitStates().map { ($0.gateway, $0.state.rawValue) } }, queue: { try store.queueDepth() },
-                deliveryCounts: store as? any DeliveryStatsStore, signingKeys: store, settings: c.maskedSettings,
-                fraudHistory: store as? any FraudHistoryStore, challenges: { [metrics = delivery.metrics] in metrics.challengeCounts() },
-                limitLogs: store as? any LimitLogAdminStore, limits: c.limits),
-            clock: clock, logger: logger)
-        dependencies.apiKeys.sessions = console.sessions
-        dependencies.features.append(console.api(keys: dependencies.apiKeys))
+        if c.console {
+            ConsoleWiring.add(to: &dependencies, c, store: store, secrets: secrets, delivery: delivery, clock: clock, random: random, logger: logger)
+        }
         dependencies.observabilityNeedsKey = c.mode == .production
         return dependencies
     }
