@@ -30,6 +30,9 @@ struct ConsoleMiddleware: Middleware {
         } catch let error as VerifyError {
             if admin && mutating { audit(request, context, signed, outcome: error.code.rawValue) }
             throw error
+        } catch {
+            if admin && mutating { audit(request, context, signed, outcome: "error") }
+            throw error
         }
         if admin && mutating { audit(request, context, signed, outcome: String(response.status)) }
         if let signed, response.status < 400, !response.headers.contains("Set-Cookie"), request.path != "/console/signout" {
