@@ -19,7 +19,7 @@ enum ConsoleWiring {
             crypto: crypto, parser: DeclaredRangesParser(inner: LibPhoneNumberParser(), ranges: c.numberRanges),
             verifications: dependencies.verificationAdmin, lockouts: dependencies.lockoutAdmin, factors: store as? any FactorAdminStore,
             operations: ConsoleOperations(
-                circuits: { gateway.circuitStates().map { ($0.gateway, $0.state.rawValue) } }, queue: { try store.queueDepth() },
+                circuits: { gateway.circuitStates().map { ($0.channel == .sms ? $0.gateway : "\($0.gateway) (\($0.channel.rawValue))", $0.state.rawValue) } }, queue: { try store.queueDepth() },
                 deliveryCounts: store as? any DeliveryStatsStore, signingKeys: store, settings: c.maskedSettings,
                 fraudHistory: store as? any FraudHistoryStore, challenges: { metrics.challengeCounts() },
                 limitLogs: store as? any LimitLogAdminStore, limits: c.limits),
