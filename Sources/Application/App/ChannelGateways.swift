@@ -56,7 +56,7 @@ struct ChannelGateways {
                 return TwilioVoiceGateway(
                     configuration: TwilioVoiceConfiguration(
                         accountSID: t.accountSID, authToken: t.authToken, from: t.from, appName: configuration.appName, baseURL: t.baseURL,
-                        statusCallbackURL: twilioCallback, voices: t.voices, ringTimeoutSeconds: g.ringTimeout),
+                        statusCallbackURL: twilioCallback, voices: t.voices, ringTimeoutSeconds: g.ringTimeout, lines: configuration.voiceLines),
                     http: http)
             case "vonage":
                 guard let v = g.vonageVoice else { return nil }
@@ -69,7 +69,7 @@ struct ChannelGateways {
                 return VonageVoiceGateway(
                     configuration: VonageVoiceConfiguration(
                         token: v.token, from: v.from, appName: configuration.appName, baseURL: v.baseURL, eventURL: event,
-                        ringTimeoutSeconds: g.ringTimeout),
+                        ringTimeoutSeconds: g.ringTimeout, lines: configuration.voiceLines),
                     http: http, clock: clock)
             case "webhook": return webhook()
             default: return nil

@@ -1,3 +1,4 @@
+import Gateways
 import VerifyCore
 
 extension Configuration {
@@ -7,6 +8,7 @@ extension Configuration {
         otpDomain = reader(Settings.otpDomain)
         androidAppHash = reader(Settings.androidAppHash)
         templateOverrides = reader(Settings.templatesFile) ?? templateOverrides
+        voiceLines = VoiceScriptComposer.builtIn.merging(reader(Settings.voiceTemplatesFile) ?? [:]) { _, given in given }
         for problem in TemplateComposer.validate(overrides: templateOverrides, otpDomain: otpDomain, androidAppHash: androidAppHash) {
             reader.problem(Settings.templatesFile, "(or the OTP domain / app hash): \(problem)")
         }

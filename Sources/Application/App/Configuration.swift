@@ -1,5 +1,6 @@
 import API
 import Foundation
+import Gateways
 import Telemetry
 import TwilioCompatAPI
 import VerifyCore
@@ -81,6 +82,8 @@ public struct Configuration: Sendable {
     public var deliveryMaxAttempts = 8
     public var androidAppHash: String?
     public var templateOverrides: [String: String] = [:]
+    /// The voice call's lines per language: the built-in ones with the operator's on top.
+    public var voiceLines: [String: VoiceLines] = VoiceScriptComposer.builtIn
     public var authCore = AuthCoreSettings()
     public var mfa = MFAPolicy()
 

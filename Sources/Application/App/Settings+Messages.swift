@@ -1,4 +1,5 @@
 import Foundation
+import Gateways
 
 /// The messages section of the settings table (read by `Configuration.readMessages`).
 extension Settings {
@@ -18,7 +19,22 @@ extension Settings {
         "PHONE_VERIFY_TEMPLATES_FILE", .messages, .templatesFile, default: "(none)",
         "JSON object of message templates by language, e.g. {\"en\": \"{app}: {code}\"} (variables {code}, {app}, {minutes})")
 
-    static let messagesSection: [any SettingEntry] = [appName, otpDomain, androidAppHash, templatesFile]
+    public static let voiceTemplatesFile = Setting<[String: VoiceLines]>(
+        "PHONE_VERIFY_VOICE_TEMPLATES_FILE", .messages, .voiceTemplatesFile, default: "(none)",
+        "JSON object of voice-call lines by language, e.g. {\"it\": {\"intro\": \"Il tuo codice {app} è:\", \"again\": \"Ripeto:\", \"closing\": \"Arrivederci.\"}} (replace or add languages; variable {app})")
+
+    static let messagesSection: [any SettingEntry] = [appName, otpDomain, androidAppHash, templatesFile, voiceTemplatesFile]
+}
+
+extension SettingType where Value == [String: VoiceLines] {
+    /// A JSON file of language → voice lines (`VoiceLines.overrides`).
+    static var voiceTemplatesFile: Self {
+        Self("JSON file") { file in
+            guard let data = FileManager.default.contents(atPath: file) else { return (nil, ["must name a readable file"]) }
+            let parsed = VoiceLines.overrides(json: data)
+            return (parsed.problems.isEmpty ? parsed.lines : nil, parsed.problems)
+        }
+    }
 }
 
 extension SettingType where Value == [String: String] {

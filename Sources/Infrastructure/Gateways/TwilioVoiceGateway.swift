@@ -15,6 +15,8 @@ public struct TwilioVoiceConfiguration: Sendable {
     public var statusCallbackURL: String?
     /// The name said in the intro ("Your Acme verification code is").
     public var appName: String
+    /// The lines per language (`PHONE_VERIFY_VOICE_TEMPLATES_FILE` over the built-in ones).
+    public var lines: [String: VoiceLines] = VoiceScriptComposer.builtIn
     /// Twilio `voice` per speech locale ("en-US" → "Polly.Joanna"); a locale not listed gets
     /// Twilio's default voice for its `language`.
     public var voices: [String: String]
@@ -31,8 +33,9 @@ public struct TwilioVoiceConfiguration: Sendable {
     public init(
         accountSID: String, authToken: String, from: String, appName: String, baseURL: String = "https://api.twilio.com",
         statusCallbackURL: String? = nil, voices: [String: String] = TwilioVoiceConfiguration.defaultVoices,
-        ringTimeoutSeconds: Int? = nil
+        ringTimeoutSeconds: Int? = nil, lines: [String: VoiceLines] = VoiceScriptComposer.builtIn
     ) {
+        self.lines = lines
         self.accountSID = accountSID
         self.authToken = authToken
         self.from = from
@@ -67,7 +70,7 @@ public struct TwilioVoiceGateway: SMSGateway {
     public init(configuration: TwilioVoiceConfiguration, http: GatewayHTTP) {
         self.configuration = configuration
         self.http = http
-        self.composer = VoiceScriptComposer(appName: configuration.appName)
+        self.composer = VoiceScriptComposer(appName: configuration.appName, lines: configuration.lines)
     }
 
     /// The form fields of the call for `sms`: To, From, Twiml, and the callback settings.

@@ -10,8 +10,12 @@ public struct VoiceLines: Sendable, Equatable {
     public var again: String
     /// Said last: "Do not share this code with anyone. Goodbye."
     public var closing: String
+    /// The voice's locale for this language ("it-IT"): for languages an operator adds; the
+    /// built-in ones have theirs (`VoiceScriptComposer.defaultSpeechLocales`).
+    public var speechLocale: String?
 
-    public init(intro: String, again: String, closing: String) {
+    public init(intro: String, again: String, closing: String, speechLocale: String? = nil) {
+        self.speechLocale = speechLocale
         self.intro = intro
         self.again = again
         self.closing = closing

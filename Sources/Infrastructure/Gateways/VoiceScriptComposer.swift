@@ -69,7 +69,8 @@ public struct VoiceScriptComposer: Sendable {
             render(chosen.again) + " " + spelled,
             render(chosen.closing),
         ]
-        return VoiceScript(language: key, speechLocale: Self.speechLocale(language: key, region: key == language ? region : nil), parts: parts)
+        let speech = Self.speechLocale(language: key, region: key == language ? region : nil, fallback: chosen.speechLocale)
+        return VoiceScript(language: key, speechLocale: speech, parts: parts)
     }
 
     private func render(_ line: String) -> String {
@@ -77,12 +78,13 @@ public struct VoiceScriptComposer: Sendable {
     }
 
     /// The speech locale for a language key and an optional region (uppercase).
-    static func speechLocale(language: String, region: String?) -> String {
+    /// `fallback`: the speech locale an operator gave a language of their own.
+    static func speechLocale(language: String, region: String?, fallback: String? = nil) -> String {
         if let region {
             let regional = language + "-" + (language == "es" && latinAmericanRegions.contains(region) ? "MX" : region)
             if regionalSpeechLocales.contains(regional) { return regional }
         }
-        return defaultSpeechLocales[language] ?? language
+        return fallback ?? defaultSpeechLocales[language] ?? language
     }
 
     /// Lowercase language and uppercase region (two letters or three digits) of the first tag of

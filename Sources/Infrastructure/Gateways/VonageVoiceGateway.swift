@@ -13,6 +13,8 @@ public struct VonageVoiceConfiguration: Sendable {
     public var eventURL: String?
     /// The name said in the intro ("Your Acme verification code is").
     public var appName: String
+    /// The lines per language (`PHONE_VERIFY_VOICE_TEMPLATES_FILE` over the built-in ones).
+    public var lines: [String: VoiceLines] = VoiceScriptComposer.builtIn
     /// The voice style of the `talk` actions (Vonage's `style`, 0 = the language's first voice).
     public var style: Int
     /// Seconds Vonage lets the phone ring before giving up (Vonage's `ringing_timer`, default 60).
@@ -20,8 +22,10 @@ public struct VonageVoiceConfiguration: Sendable {
 
     public init(
         token: VonageApplicationToken, from: String, appName: String, baseURL: String = "https://api.nexmo.com",
-        eventURL: String? = nil, style: Int = 0, ringTimeoutSeconds: Int? = nil
+        eventURL: String? = nil, style: Int = 0, ringTimeoutSeconds: Int? = nil,
+        lines: [String: VoiceLines] = VoiceScriptComposer.builtIn
     ) {
+        self.lines = lines
         self.token = token
         self.from = from
         self.appName = appName
@@ -46,7 +50,7 @@ public struct VonageVoiceGateway: SMSGateway {
         self.configuration = configuration
         self.http = http
         self.clock = clock
-        self.composer = VoiceScriptComposer(appName: configuration.appName)
+        self.composer = VoiceScriptComposer(appName: configuration.appName, lines: configuration.lines)
     }
 
     /// Vonage numbers are digits without the leading "+".
