@@ -26,7 +26,7 @@ enum ConsoleStyle {
         form.inline, form.lookup { display: inline-flex; flex-wrap: wrap; gap: 8px; align-items: center; }
         table { border-collapse: collapse; width: 100%; font-size: 14px; }
         th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
-        th { color: var(--muted); font-weight: 600; }
+        th { color: var(--muted); font-weight: 600; overflow-wrap: normal; white-space: nowrap; }
         td button { padding: 2px 8px; font-size: 13px; margin-right: 4px; }
         dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; }
         dt { color: var(--muted); }
