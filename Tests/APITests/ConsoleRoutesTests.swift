@@ -101,9 +101,15 @@ import VerifyCore
             ("X-Forwarded-Host", "console.example")], peer: proxy)
         #expect(proxied.status == 200)
         #expect(h.call("DELETE", "/v1/admin/fraud/country:US", headers: [("Cookie", cookie), ("X-CSRF-Token", token)]).status == 200)
+        // Another kind of Authorization header is no key: the session decides, and is audited.
+        for header in ["Basic eDp5", "Bearer "] {
+            let sneaky = h.call("DELETE", "/v1/admin/fraud/country:US", headers: [("Cookie", cookie), ("X-CSRF-Token", token), ("Authorization", header)])
+            #expect(sneaky.status == 200)
+        }
         let audit = h.logs.records.filter { $0.message == "admin action" }
         #expect(audit.contains { r in r.fields.contains { $0 == ("outcome", "200") } && r.fields.contains { $0.0 == "key_id" && $0.1.count == 8 } })
         #expect(audit.contains { r in r.fields.contains { $0 == ("outcome", "forbidden") } })
+        #expect(!audit.contains { r in r.fields.contains { $0 == ("key_id", "-") } }, "\(audit.map(\.fields))")
     }
 
     @Test func theScriptAndStyleAreSameOriginFilesAndPagesNeedASession() throws {

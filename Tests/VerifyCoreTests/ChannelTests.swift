@@ -165,6 +165,60 @@ import VerifyTesting
         _ = try t.service.start(StartRequest(phoneNumber: Self.mobile, channel: "sms"))
     }
 
+    @Test func aPassedChallengeLiftsAChannelQuotaAsItLiftsTheNumbers() throws {
+        var policy = Self.policy()
+        policy.maxSends = 10
+        let t = TestService(policy: policy, challenges: (.suspicious, [FakeChallengeVerifier()]))
+        // A stranger who solves challenges too uses the number's three calls of the hour up.
+        for i in 0..<3 {
+            _ = try t.service.start(StartRequest(
+                phoneNumber: Self.landline, channel: "call", clientIP: "203.0.113.9",
+                challenge: ChallengeSubmission(provider: "fake", token: "pass-stranger-\(i)")))
+        }
+        // Its owner is asked for proof, not refused.
+        let asked = #expect(throws: VerifyError.self) {
+            try t.service.start(StartRequest(phoneNumber: Self.landline, channel: "call", clientIP: "198.51.100.1"))
+        }
+        #expect(asked?.code == .challengeRequired)
+        let owner = try t.service.start(StartRequest(
+            phoneNumber: Self.landline, channel: "call", clientIP: "198.51.100.1",
+            challenge: ChallengeSubmission(provider: "fake", token: "pass-owner"))).verification
+        #expect(owner.channel == "call")
+    }
+
+    @Test func aChannelQuotaNamesItsChannel() throws {
+        var policy = Self.policy()
+        policy.maxSends = 10
+        let t = TestService(policy: policy, protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: "phone_send=50/1h")))
+        for _ in 0..<5 { _ = try t.service.start(StartRequest(phoneNumber: Self.mobile, channel: "whatsapp")) }
+        let error = #expect(throws: VerifyError.self) { try t.service.start(StartRequest(phoneNumber: "+15555550123", channel: "auto")) }
+        #expect(error?.code == .rateLimited)
+        #expect(error?.details["channel"] == .string("whatsapp"))
+        #expect(error?.message.contains("another channel") == true)
+    }
+
+    @Test func anAutoStartCountsEachOfItsMessagesAgainstTheSpendCaps() throws {
+        var policy = Self.policy()
+        policy.channels.autoOrder = [.whatsapp, .sms, .call]
+        let limits = try RateLimits.defaults.overridden(by: "global_send=4/1m;ip_send=100/10m")
+        let t = TestService(policy: policy, protection: AbuseProtection(limits: limits))
+        _ = try t.service.start(StartRequest(phoneNumber: "+15555550101", channel: "auto", clientIP: "198.51.100.1"))  // 3 messages
+        let refused = #expect(throws: VerifyError.self) {
+            try t.service.start(StartRequest(phoneNumber: "+15555550102", channel: "auto", clientIP: "198.51.100.1"))
+        }
+        #expect(refused?.details["scope"] == .string("global"))
+        // One message still fits.
+        _ = try t.service.start(StartRequest(phoneNumber: "+15555550103", channel: "sms", clientIP: "198.51.100.1"))
+        #expect(t.store.messages.count == 4)
+
+        let perClient = TestService(policy: policy, protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: "ip_send=5/10m")))
+        _ = try perClient.service.start(StartRequest(phoneNumber: "+15555550101", channel: "auto", clientIP: "198.51.100.1"))
+        let client = #expect(throws: VerifyError.self) {
+            try perClient.service.start(StartRequest(phoneNumber: "+15555550102", channel: "auto", clientIP: "198.51.100.1"))
+        }
+        #expect(client?.details["scope"] == .string("ip"))
+    }
+
     @Test func eachChannelHasItsOwnFraudKeys() {
         #expect(FraudGuard.keys(prefix: "+1555555", region: "US") == ["prefix:+1555555", "country:US"])
         #expect(FraudGuard.keys(prefix: "+1555555", region: "US", channel: .call) == ["prefix:+1555555@call", "country:US@call"])

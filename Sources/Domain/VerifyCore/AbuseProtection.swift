@@ -62,9 +62,11 @@ public struct AbuseProtection: Sendable {
         }
         if let user { subjects.append(.init(.userSend, user)) }
         if testNumber { return subjects }
-        if !Self.isServerCaller(client) { subjects.append(.init(.ipSend, client.isEmpty ? "unknown" : client)) }
-        if !stepUp { subjects.append(.init(.prefixSend, limiter.limits.prefix(of: phone))) }
-        subjects.append(.init(.globalSend, "all"))
+        // The spend caps count messages: an `auto` start may cost one per channel of its plan.
+        let messages = channels.count
+        if !Self.isServerCaller(client) { subjects.append(.init(.ipSend, client.isEmpty ? "unknown" : client, cost: messages)) }
+        if !stepUp { subjects.append(.init(.prefixSend, limiter.limits.prefix(of: phone), cost: messages)) }
+        subjects.append(.init(.globalSend, "all", cost: messages))
         return subjects
     }
 

@@ -14,10 +14,13 @@ public struct RateLimiter: Sendable {
     public struct Subject: Sendable {
         public let scope: LimitScope
         public let value: String
+        /// Events one request counts (an `auto` start's messages against the spend caps).
+        public let cost: Int
 
-        public init(_ scope: LimitScope, _ value: String) {
+        public init(_ scope: LimitScope, _ value: String, cost: Int = 1) {
             self.scope = scope
             self.value = value
+            self.cost = max(1, cost)
         }
 
         /// The store key of this subject's log for one rule.
@@ -29,14 +32,14 @@ public struct RateLimiter: Sendable {
     public struct Admission {
         /// `rule`: what the log keeps (lifted when a challenge may lift it); `shown`: the quota
         /// reported in the RateLimit fields.
-        let logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rule: LimitRule, shown: LimitRule)]
+        let logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rule: LimitRule, shown: LimitRule, cost: Int)]
         public internal(set) var pressure: [String] = []
     }
 
     /// How challenges change the limits of a start that may be asked for one (docs/CHALLENGES.md).
     public struct Lift: Sendable {
         /// Scopes a passed challenge lifts: a number's, a client's and a block's sends.
-        public static let scopes: Set<LimitScope> = [.phoneSend, .ipSend, .prefixSend]
+        public static let scopes: Set<LimitScope> = [.phoneSend, .ipSend, .prefixSend, .whatsappSend, .callSend]
         /// A passed challenge allows up to `factor` × the quota.
         public let factor: Int
         public let passed: Bool
@@ -68,7 +71,7 @@ public struct RateLimiter: Sendable {
         _ subjects: [Subject], now: Date, in tx: any StoreTransaction, lockout: String? = nil, lift: Lift? = nil
     ) throws -> Admission {
         let ms = Self.millis(now)
-        var logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rule: LimitRule, shown: LimitRule)] = []
+        var logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rule: LimitRule, shown: LimitRule, cost: Int)] = []
         var pressure: [String] = []
         var refusal: (scope: LimitScope, report: RateLimitReport)? = try lockout.flatMap { key in
             try lockoutRefusal(key: key, now: now, in: tx).map { (LimitScope.phoneFailedCheck, $0) }
@@ -80,18 +83,19 @@ public struct RateLimiter: Sendable {
                 let log = SlidingWindowLog(events: try tx.limitEvents(key: key))
                 let kept = liftable ? LimitRule(quota: rule.quota * (lift?.factor ?? 1), window: rule.window) : rule
                 let status = log.status(of: kept, now: ms)
-                if status.isExhausted, status.resetSeconds > (refusal?.report.status.resetSeconds ?? -1) {
+                // A request of several events needs room for all of them.
+                if (status.remaining < subject.cost) && status.resetSeconds > (refusal?.report.status.resetSeconds ?? -1) {
                     refusal = (subject.scope, RateLimitReport(policy: Self.policyName(subject.scope, rule), status: status))
                 }
-                if let lift, liftable, !status.isExhausted {
+                if let lift, liftable, status.remaining >= subject.cost {
                     let base = log.status(of: rule, now: ms)
-                    if base.isExhausted {
+                    if base.remaining < subject.cost {
                         if !lift.passed { pressure.append(subject.scope.rawValue + "_exhausted") }
                     } else if Double(rule.quota - base.remaining) >= lift.softThreshold * Double(rule.quota) {
                         pressure.append(subject.scope.rawValue + "_soft")
                     }
                 }
-                logs.append((key, subject.scope, log, kept, rule))
+                logs.append((key, subject.scope, log, kept, rule, subject.cost))
             }
         }
         if let refusal { throw Self.refusal(refusal.scope, refusal.report) }
@@ -106,7 +110,7 @@ public struct RateLimiter: Sendable {
         var reports: [RateLimitReport] = []
         for entry in admission.logs {
             var log = entry.log
-            log.record(ms, rule: entry.rule)
+            for _ in 0..<entry.cost { log.record(ms, rule: entry.rule) }
             try tx.setLimitEvents(key: entry.key, events: log.events, expiresAt: now.addingTimeInterval(TimeInterval(entry.rule.window)))
             reports.append(RateLimitReport(policy: Self.policyName(entry.scope, entry.shown), status: log.status(of: entry.shown, now: ms)))
         }
@@ -143,12 +147,16 @@ public struct RateLimiter: Sendable {
         switch scope {
         case .phoneFailedCheck:
             message = "too many incorrect codes for this phone number from this client; try again in \(max(1, report.status.resetSeconds)) s"
+        case .whatsappSend, .callSend:
+            let what = scope == .callSend ? "calls" : "WhatsApp messages"
+            message = "too many \(what) to this phone number (limit \(report.status.rule)); try again later or ask for another channel"
         default:
             message = "too many requests (\(scope.refusalScope) limit \(report.status.rule)); try again later"
         }
-        return VerifyError(
-            .rateLimited, message,
-            details: ["scope": .string(scope.refusalScope), "limit": .string(report.status.rule.description)],
-            retryAfter: max(1, report.status.resetSeconds), rateLimit: report)
+        var details: [String: JSONValue] = ["scope": .string(scope.refusalScope), "limit": .string(report.status.rule.description)]
+        // A channel's own quota: the app may offer another channel at once (docs/CHANNELS.md).
+        if scope == .whatsappSend { details["channel"] = "whatsapp" }
+        if scope == .callSend { details["channel"] = "call" }
+        return VerifyError(.rateLimited, message, details: details, retryAfter: max(1, report.status.resetSeconds), rateLimit: report)
     }
 }

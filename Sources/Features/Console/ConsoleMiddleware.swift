@@ -21,7 +21,9 @@ struct ConsoleMiddleware: Middleware {
         let admin = segments.count >= 2 && segments[0] == "v1" && segments[1] == "admin"
         guard console || admin else { return try next(request, &context) }
 
-        let bearer = request.headers["Authorization"] != nil
+        // The keyring's own rule: a request without a bearer key is judged by its session (and
+        // audited as it), whatever other `Authorization` header it carries.
+        let bearer = APIKeyring.bearer(request) != nil
         let signed: ConsoleSessions.Signed? = bearer ? nil : { if case .valid(let s) = sessions.lookup(request) { s } else { nil } }()
         let mutating = !["GET", "HEAD", "OPTIONS"].contains(request.method)
         var response: HTTPResponse

@@ -134,8 +134,9 @@ public struct APIKeyring: Sendable {
             details: ["required_scopes": .array(names.map { .string($0) })])
     }
 
-    /// The key of `Authorization: Bearer KEY`.
-    static func bearer(_ request: HTTPRequest) -> String? {
+    /// The key of `Authorization: Bearer KEY` (nil: the request carries no key, whatever other
+    /// `Authorization` it has; features use the same rule to tell a key from a session).
+    public static func bearer(_ request: HTTPRequest) -> String? {
         guard let header = request.headers["Authorization"], header.count > 7, header.prefix(7).lowercased() == "bearer " else {
             return nil
         }
