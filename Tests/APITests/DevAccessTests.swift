@@ -27,6 +27,17 @@ import Testing
         #expect(h.call("GET", "/dev/messages", headers: [("X-Forwarded-For", "203.0.113.7")]).status == 200)
     }
 
+    @Test(arguments: [
+        ("localhost:8080", 200), ("127.0.0.1:8080", 200), ("127.0.0.1", 200), ("[::1]:8080", 200), ("app.localhost", 200),
+        ("evil.example:8080", 404), ("evil.example", 404), ("127.0.0.1.evil.example", 404), ("[2001:db8::1]:80", 404), ("", 404),
+    ])
+    func aLoopbackClientMustNameALoopbackHost(host: String, status: Int) {
+        // A page whose name was re-pointed at 127.0.0.1 (DNS rebinding) sends its own name.
+        let h = APITestHarness()
+        #expect(h.call("GET", "/dev/messages", headers: [("Host", host)]).status == status, "\(host)")
+        #expect(DevAccess(exposed: true).allows(path: "/dev/messages", client: "127.0.0.1", host: host))
+    }
+
     @Test func exposedDevEndpointsAnswerEveryone() {
         #expect(DevAccess(exposed: true).allows(path: "/dev/messages", client: "203.0.113.7"))
         #expect(!DevAccess().allows(path: "/dev/messages", client: "203.0.113.7"))

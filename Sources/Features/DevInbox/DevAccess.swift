@@ -20,8 +20,26 @@ public struct DevAccess: Sendable {
         path.split(separator: "/", omittingEmptySubsequences: true).first == "dev"
     }
 
-    /// Whether a request for `path` from `client` (resolved address) may be answered.
-    public func allows(path: String, client: String) -> Bool {
-        exposed || !Self.guards(path) || Self.loopback.contains { $0.contains(client) }
+    /// Whether a request for `path` from `client` (resolved address) may be answered. `host`: the
+    /// request's `Host`; a loopback client must also name a loopback host, or a web page whose
+    /// name an attacker re-points at 127.0.0.1 (DNS rebinding) could read the codes in a
+    /// developer's browser.
+    public func allows(path: String, client: String, host: String? = nil) -> Bool {
+        guard !exposed && Self.guards(path) else { return true }
+        guard Self.loopback.contains(where: { $0.contains(client) }) else { return false }
+        return host.map(Self.isLoopbackHost) ?? true
+    }
+
+    /// `localhost`, `127.x.x.x` or `[::1]`, with or without a port.
+    static func isLoopbackHost(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("[") {
+            guard let end = name.firstIndex(of: "]") else { return false }
+            return name[name.index(after: name.startIndex)..<end] == "::1"
+        }
+        if let colon = name.lastIndex(of: ":") { name = String(name[..<colon]) }
+        if name == "localhost" || name.hasSuffix(".localhost") { return true }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isNumber) }
     }
 }

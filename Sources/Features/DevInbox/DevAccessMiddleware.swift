@@ -7,7 +7,9 @@ struct DevAccessMiddleware: Middleware {
     let access: DevAccess
 
     func respond(to request: HTTPRequest, context: inout RouteContext, next: NextResponder) throws -> HTTPResponse {
-        guard access.allows(path: request.path, client: context.clientAddress) else { throw RoutingError.notFound }
+        guard access.allows(path: request.path, client: context.clientAddress, host: request.headers["Host"]) else {
+            throw RoutingError.notFound
+        }
         return try next(request, &context)
     }
 }
