@@ -25,8 +25,10 @@ enum ConsoleStyle {
         button:disabled { opacity: .5; }
         form.inline, form.lookup { display: inline-flex; flex-wrap: wrap; gap: 8px; align-items: center; }
         table { border-collapse: collapse; width: 100%; font-size: 14px; }
-        th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+        th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
         th { color: var(--muted); font-weight: 600; overflow-wrap: normal; white-space: nowrap; }
+        #settings-table td, #fraud-table td, #verifications-table td:nth-child(9) { overflow-wrap: anywhere; }
+        #settings-table td:first-child { overflow-wrap: normal; white-space: nowrap; }
         td button { padding: 2px 8px; font-size: 13px; margin-right: 4px; }
         dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; }
         dt { color: var(--muted); }
