@@ -51,7 +51,7 @@ TWILIO_TOKEN = "twilio-auth-token"
 VONAGE_TOKEN = "vonage-callback-token"
 META_SECRET = "meta-app-secret"
 META_VERIFY_TOKEN = "meta-verify-token"
-VONAGE_SIGNATURE_SECRET = "vonage-signature-secret"
+VONAGE_SIGNATURE_SECRET = "vonage-signature-secret-of-32-bytes-or-more"
 VONAGE_KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
     serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
 # Generated requests stop after this many seconds (the whole module stays well under 2 minutes).
