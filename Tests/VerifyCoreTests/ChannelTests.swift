@@ -186,15 +186,34 @@ import VerifyTesting
         #expect(owner.channel == "call")
     }
 
-    @Test func aChannelQuotaNamesItsChannel() throws {
+    @Test func aChannelQuotaNamesItsChannelAndAutoGoesByTheOthers() throws {
         var policy = Self.policy()
         policy.maxSends = 10
-        let t = TestService(policy: policy, protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: "phone_send=50/1h")))
+        let t = TestService(
+            policy: policy, protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: "phone_send=50/1h")),
+            eventTypes: Set(EventType.allCases))
         for _ in 0..<5 { _ = try t.service.start(StartRequest(phoneNumber: Self.mobile, channel: "whatsapp")) }
-        let error = #expect(throws: VerifyError.self) { try t.service.start(StartRequest(phoneNumber: "+15555550123", channel: "auto")) }
+        let error = #expect(throws: VerifyError.self) { try t.service.start(StartRequest(phoneNumber: Self.mobile, channel: "whatsapp")) }
         #expect(error?.code == .rateLimited)
         #expect(error?.details["channel"] == .string("whatsapp"))
         #expect(error?.message.contains("another channel") == true)
+        // `auto` drops the channel whose own quota is used up and goes by SMS, with no fallback.
+        let before = t.store.messages.count
+        let auto = try t.service.start(StartRequest(phoneNumber: Self.mobile, channel: "auto")).verification
+        #expect(auto.channel == "sms" && auto.sends == 1)
+        #expect(t.store.messages.dropFirst(before).map(\.channel) == [.sms])
+        #expect(try t.service.get(id: auto.id).delivery?.channel == .sms)
+        // A resend asking for `auto` does the same.
+        let resent = try t.service.resend(id: auto.id, channel: "auto").verification
+        #expect(resent.channel == "sms" && resent.sends == 2)
+        #expect(t.store.messages.filter { $0.verificationID == auto.id && $0.status == .queued }.map(\.channel) == [.sms])
+        // SMS alone left and its own quota gone too: the refusal stands.
+        var smsOnly = Self.policy()
+        smsOnly.maxSends = 10
+        let u = TestService(policy: smsOnly, protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: "phone_send=5/1h")))
+        for _ in 0..<5 { _ = try u.service.start(StartRequest(phoneNumber: Self.mobile, channel: "whatsapp")) }
+        let refused = #expect(throws: VerifyError.self) { try u.service.start(StartRequest(phoneNumber: Self.mobile, channel: "auto")) }
+        #expect(refused?.details["scope"] == .string("phone"))
     }
 
     @Test func anAutoStartCountsEachOfItsMessagesAgainstTheSpendCaps() throws {

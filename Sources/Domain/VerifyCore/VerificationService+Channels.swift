@@ -22,11 +22,12 @@ extension VerificationService {
 
     /// The fallbacks of `plan` after its first message: the same sealed code, each due one
     /// fallback time after the one before (sooner when that one fails: the store moves it).
-    func fallbackMessages(after first: OutboxMessage, plan: ChannelPlan, now: Date) -> [OutboxMessage] {
+    /// `ids`: the fallbacks' message ids, drawn before a transaction (new ones when missing).
+    func fallbackMessages(after first: OutboxMessage, plan: ChannelPlan, now: Date, ids: [String] = []) -> [OutboxMessage] {
         var previous = first
         return plan.channels.dropFirst().enumerated().map { offset, channel in
             var m = first
-            m.id = random.timeOrderedIdentifier(prefix: "msg_", at: now)
+            m.id = offset < ids.count ? ids[offset] : random.timeOrderedIdentifier(prefix: "msg_", at: now)
             m.channel = channel
             m.fallbackOf = previous.id
             m.nextAttemptAt = now.addingTimeInterval(TimeInterval((offset + 1) * policy.channels.fallbackAfter))
@@ -34,4 +35,33 @@ extension VerificationService {
             return m
         }
     }
+
+    /// The rows of a start for `plan`: the verification (its channel and reserved sends), its first
+    /// message on the plan's first channel, and the fallbacks (none for a test number).
+    func planned(
+        _ plan: ChannelPlan, verification base: Verification, message: OutboxMessage?, fallbackIDs: [String], now: Date
+    ) -> PlannedSend {
+        var v = base
+        v.channel = plan.first.rawValue
+        guard var first = message else { return PlannedSend(verification: v, message: nil, fallbacks: []) }
+        v.sends = plan.channels.count
+        first.channel = plan.first
+        return PlannedSend(verification: v, message: first, fallbacks: fallbackMessages(after: first, plan: plan, now: now, ids: fallbackIDs))
+    }
+
+    /// An `auto` plan without the channel whose own quota (`whatsapp_send`, `call_send`) refused
+    /// it, so the other channels still go (docs/CHANNELS.md); nil when the refusal stands.
+    static func cut(_ plan: ChannelPlan, by error: VerifyError) -> ChannelPlan? {
+        guard plan.requested == "auto", error.code == .rateLimited, plan.channels.count > 1,
+            let name = error.details["channel"]?.stringValue, let channel = Channel(rawValue: name), plan.channels.contains(channel)
+        else { return nil }
+        return ChannelPlan(requested: plan.requested, channels: plan.channels.filter { $0 != channel })
+    }
+}
+
+/// One start's rows for a channel plan (`VerificationService.planned`).
+struct PlannedSend: Sendable {
+    var verification: Verification
+    var message: OutboxMessage?
+    var fallbacks: [OutboxMessage]
 }

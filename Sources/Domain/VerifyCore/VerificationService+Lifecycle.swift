@@ -70,28 +70,41 @@ extension VerificationService {
             // Once a caller chose a code, the verification's approval is never a conversion.
             if options.customCode != nil && testCode == nil { v.purpose = .twilioCompatCustomCode }
             v.codeLength = code.count
-            let plan = (switched ?? ChannelPlan(requested: v.channel, channels: [Channel(rawValue: v.channel) ?? .sms]))
+            var plan = (switched ?? ChannelPlan(requested: v.channel, channels: [Channel(rawValue: v.channel) ?? .sms]))
                 .limited(to: v.maxSends - v.sends)
+            // A requester waiting out its failed-check backoff gets no new codes for the number
+            // either, not even on a verification started before.
+            let user = v.purpose == .signIn ? nil : v.subject
+            let stepUp = v.purpose == .mfaStepUp
+            let screeningFor = { (channels: [Channel]) -> SendScreening in
+                SendScreening(
+                    subjects: protection.sendSubjects(
+                        phone: v.phoneNumber, client: clientIP, user: user, stepUp: stepUp, testNumber: testCode != nil, channels: channels),
+                    lockoutKey: protection.lockoutKey(phone: v.phoneNumber, client: clientIP, user: user, requester: requester),
+                    fraudKeys: testCode == nil ? protection.fraudKeys(phone: v.phoneNumber, region: v.region, channels: channels) : [],
+                    judged: testCode == nil && !stepUp,
+                    challengeable: testCode == nil && v.purpose == .signIn && service.challenges.isActive && purposes.contains(.signIn),
+                    outcome: proof, client: clientIP)
+            }
+            // As on start: an `auto` plan refused by one channel's own quota goes by the others.
+            var screening = screeningFor(plan.channels)
+            var screened: ScreenedSend
+            while true {
+                do {
+                    screened = try service.screen(screening, now: now, in: tx)
+                    break
+                } catch let error as VerifyError {
+                    guard let cut = Self.cut(plan, by: error) else { throw error }
+                    plan = cut
+                    screening = screeningFor(cut.channels)
+                }
+            }
             v.sends += testCode == nil ? plan.channels.count : 1
             v.channel = plan.first.rawValue
             v.codeHash = service.hasher.hash(code: code, verificationID: v.id)
             v.lastSentAt = now
             v.expiresAt = now.addingTimeInterval(TimeInterval(service.policy.codeTTL))
             v.resendAvailableAt = now.addingTimeInterval(TimeInterval(service.policy.cooldown(afterSends: v.sends)))
-            // A requester waiting out its failed-check backoff gets no new codes for the number
-            // either, not even on a verification started before.
-            let user = v.purpose == .signIn ? nil : v.subject
-            let stepUp = v.purpose == .mfaStepUp
-            let subjects = protection.sendSubjects(
-                phone: v.phoneNumber, client: clientIP, user: user, stepUp: stepUp, testNumber: testCode != nil, channels: plan.channels)
-            let fraudKeys = protection.fraudKeys(phone: v.phoneNumber, region: v.region, channels: plan.channels)
-            let screening = SendScreening(
-                subjects: subjects,
-                lockoutKey: protection.lockoutKey(phone: v.phoneNumber, client: clientIP, user: user, requester: requester),
-                fraudKeys: testCode == nil ? fraudKeys : [], judged: testCode == nil && !stepUp,
-                challengeable: testCode == nil && v.purpose == .signIn && service.challenges.isActive && purposes.contains(.signIn),
-                outcome: proof, client: clientIP)
-            let screened = try service.screen(screening, now: now, in: tx)
             let report = try service.record(screened, screening, now: now, in: tx)
             if testCode == nil {
                 try tx.supersedeQueuedMessages(verificationID: v.id, reason: "superseded by a resend", now: now)

@@ -156,7 +156,8 @@ public struct VerificationService: Sendable {
             resendAvailableAt: now.addingTimeInterval(TimeInterval(policy.cooldown(afterSends: 1))))
         let queued = testE164 == nil ? try sealedMessage(for: verification, code: code, now: now, options: options, channel: plan.first) : nil
         let message = queued?.message
-        let fallbacks = queued.map { fallbackMessages(after: $0.message, plan: plan, now: now) } ?? []
+        let fallbackIDs = (0..<max(0, plan.channels.count - 1)).map { _ in random.timeOrderedIdentifier(prefix: "msg_", at: now) }
+        let initial = planned(plan, verification: verification, message: message, fallbackIDs: fallbackIDs, now: now)
         // Claimed as it is inserted when the local worker can take it from memory (no claim
         // transaction, no poll); otherwise any worker claims it from the store.
         let lease = message == nil ? nil : notifier.handOffLease(now: now)
@@ -175,6 +176,7 @@ public struct VerificationService: Sendable {
             phone: number.e164, client: request.clientIP, user: user, stepUp: stepUp, testNumber: message == nil, channels: plan.channels)
         let lockoutKey = protection.lockoutKey(phone: number.e164, client: request.clientIP, user: user, requester: request.requester)
         let fraudKeys = protection.fraudKeys(phone: number.e164, region: number.region, channels: plan.channels)
+        // The plan's reads cover every plan cut from it (their keys are a subset).
         let reads = ReadSet(
             limitKeys: protection.limiter.keys(subjects) + [lockoutKey],
             fraudKeys: message == nil ? [] : fraudKeys,
@@ -184,14 +186,20 @@ public struct VerificationService: Sendable {
         // costs nothing, never needs one.
         let challenge = message == nil ? .none : try checkChallenge(
             request.challenge, purpose: request.purpose, action: "start", phone: number.e164, client: request.clientIP, now: now)
-        let screening = SendScreening(
-            subjects: subjects, lockoutKey: lockoutKey, fraudKeys: message == nil ? [] : fraudKeys,
-            // A step-up challenge goes to a factor the user proved to hold: the pumping guard
-            // judges strangers' destinations, not it (its sends and approvals are still counted).
-            judged: message != nil && !stepUp, challengeable: message != nil && request.purpose == .signIn, outcome: challenge,
-            client: request.clientIP)
+        let clientIP = request.clientIP
+        let challengeable = message != nil && request.purpose == .signIn
+        let screeningFor = { @Sendable (channels: [Channel]) -> SendScreening in
+            SendScreening(
+                subjects: protection.sendSubjects(
+                    phone: number.e164, client: clientIP, user: user, stepUp: stepUp, testNumber: message == nil, channels: channels),
+                lockoutKey: lockoutKey,
+                fraudKeys: message == nil ? [] : protection.fraudKeys(phone: number.e164, region: number.region, channels: channels),
+                // A step-up challenge goes to a factor the user proved to hold: the pumping guard
+                // judges strangers' destinations, not it (its sends and approvals are still counted).
+                judged: message != nil && !stepUp, challengeable: challengeable, outcome: challenge, client: clientIP)
+        }
         // Built before the transaction: the SQLite writer thread only inserts it.
-        let startedEvent = eventRecorder?.startedEvent(verification, at: now)
+        let startedEvent = eventRecorder?.startedEvent(initial.verification, at: now)
         let outcome = try countingRefusals { try store.write(reading: reads) { tx -> StartOutcome in
             if let scopedKey, let record = try tx.idempotencyRecord(key: scopedKey, notBefore: notBefore) {
                 guard record.fingerprint == fingerprint else {
@@ -199,23 +207,41 @@ public struct VerificationService: Sendable {
                 }
                 return StartOutcome(verification: record.snapshot, replayed: true, rateLimit: nil)
             }
-            let screened = try screen(screening, now: now, in: tx)
+            // An `auto` plan refused by one channel's own quota goes by the channels left.
+            var current = plan
+            var send = initial
+            var screening = screeningFor(plan.channels)
+            var screened: ScreenedSend
+            while true {
+                do {
+                    screened = try screen(screening, now: now, in: tx)
+                    break
+                } catch let error as VerifyError {
+                    guard let cut = Self.cut(current, by: error) else { throw error }
+                    current = cut
+                    send = planned(cut, verification: verification, message: message, fallbackIDs: fallbackIDs, now: now)
+                    screening = screeningFor(cut.channels)
+                }
+            }
             let report = try record(screened, screening, now: now, in: tx)
-            if let message { try tx.enqueue(message, lease: lease) }
-            for fallback in fallbacks { try tx.enqueue(fallback, lease: nil) }
-            try tx.insert(verification)
-            if let startedEvent { try tx.insertEvent(startedEvent) }
-            try onStarted?(verification, tx)
+            if let first = send.message { try tx.enqueue(first, lease: lease) }
+            for fallback in send.fallbacks { try tx.enqueue(fallback, lease: nil) }
+            let v = send.verification
+            try tx.insert(v)
+            if let event = current == plan ? startedEvent : eventRecorder?.startedEvent(v, at: now) { try tx.insertEvent(event) }
+            try onStarted?(v, tx)
             if let scopedKey {
                 try tx.saveIdempotencyRecord(IdempotencyRecord(
-                    key: scopedKey, fingerprint: fingerprint, verificationID: id, snapshot: verification,
+                    key: scopedKey, fingerprint: fingerprint, verificationID: id, snapshot: v,
                     createdAt: now))
             }
-            return StartOutcome(verification: verification, replayed: false, rateLimit: report)
+            return StartOutcome(verification: v, replayed: false, rateLimit: report)
         } }
         if !outcome.replayed {
             if let queued {
-                if lease != nil { notifier.handOff(queued.message, payload: queued.payload) } else { notifier.messagesQueued() }
+                var first = queued.message
+                first.channel = Channel(rawValue: outcome.verification.channel) ?? first.channel
+                if lease != nil { notifier.handOff(first, payload: queued.payload) } else { notifier.messagesQueued() }
             }
             events.record(.verificationStarted(purpose: request.purpose, region: number.region))
         }
