@@ -92,6 +92,19 @@ class Server:
             text = err.read().decode()
             return err.code, dict(err.headers), (json.loads(text) if text else None)
 
+    def wait_for_delivery(self, verification_id, status=None, channel=None, timeout=5):
+        """The verification's delivery once it has `status` and/or `channel` (asserted after
+        `timeout`). Outcomes reach the store in batches a moment after a gateway took the message."""
+        deadline = time.time() + timeout
+        while True:
+            _, _, seen = self.request("GET", "/v1/verifications/" + verification_id)
+            delivery = seen.get("delivery") or {}
+            matches = (status is None or delivery.get("status") == status) and (channel is None or delivery.get("channel") == channel)
+            if matches or time.time() > deadline:
+                assert matches, seen
+                return delivery
+            time.sleep(0.02)
+
     def wait_for_code(self, verification_id, phone, timeout=10):
         deadline = time.time() + timeout
         query = "/dev/messages?wait=2&verification_id=%s&phone_number=%s" % (

@@ -29,8 +29,8 @@ NOT_ON_WHATSAPP = {"error": {"message": "(#131026) Message Undeliverable.", "typ
                              "fbtrace_id": "A1b2C3"}}
 
 
-def serve(data_dir, meta):
-    return Server(data_dir, dict(META, PHONE_VERIFY_META_WA_BASE_URL=meta.base)).start()
+def serve(data_dir, meta, **env):
+    return Server(data_dir, dict(META, PHONE_VERIFY_META_WA_BASE_URL=meta.base, **env)).start()
 
 
 def start_auto(server, phone):
@@ -73,22 +73,6 @@ def meta_status(server, status, error=None):
     assert status_code == 200
 
 
-def delivery(server, verification_id):
-    _, _, seen = server.request("GET", "/v1/verifications/" + verification_id)
-    return seen["delivery"]
-
-
-def wait_for_delivery_channel(server, verification_id, channel, timeout=3):
-    """The dev inbox records a message as the gateway takes it; its outcome reaches the store a
-    moment later (outcomes are written in batches), and only then is it the delivery."""
-    deadline = time.time() + timeout
-    seen = delivery(server, verification_id)
-    while seen["channel"] != channel and time.time() < deadline:
-        time.sleep(0.02)
-        seen = delivery(server, verification_id)
-    return seen
-
-
 def check(server, verification_id, code):
     status, _, checked = server.request("POST", "/v1/verifications/%s/check" % verification_id, {"code": code})
     assert status == 200 and checked["status"] == "approved", checked
@@ -104,7 +88,7 @@ def test_not_on_whatsapp_falls_back_to_sms_at_once_with_the_same_code(data_dir):
         assert len(sms) == 1, dev_messages(server, created["id"])
         assert sms[0]["code"] == whatsapp_code(meta)
         assert len(meta.requests) == 1  # "not on WhatsApp" is never retried
-        seen = wait_for_delivery_channel(server, created["id"], "sms")
+        seen = server.wait_for_delivery(created["id"], channel="sms")
         assert seen["channel"] == "sms" and seen["gateway"] == "console"
         check(server, created["id"], sms[0]["code"])
     finally:
@@ -114,14 +98,11 @@ def test_not_on_whatsapp_falls_back_to_sms_at_once_with_the_same_code(data_dir):
 
 def test_an_undelivered_status_webhook_sends_the_fallback_at_once(data_dir):
     meta = FakeVendor(ACCEPTED)
-    server = Server(data_dir, dict(META, PHONE_VERIFY_META_WA_BASE_URL=meta.base, PHONE_VERIFY_AUTO_FALLBACK_AFTER="30")).start()
+    server = serve(data_dir, meta, PHONE_VERIFY_AUTO_FALLBACK_AFTER="30")
     try:
         created = start_auto(server, "+14155552671")
         assert meta.wait_for(1)
-        deadline = time.time() + 5
-        while delivery(server, created["id"])["status"] != "sent" and time.time() < deadline:
-            time.sleep(0.05)
-        assert delivery(server, created["id"])["channel"] == "whatsapp"
+        server.wait_for_delivery(created["id"], "sent", channel="whatsapp")
         assert wait_for_sms(server, created["id"], timeout=0.5) == []  # the fallback waits for its time
         meta_status(server, "failed", error=131026)
         sms = wait_for_sms(server, created["id"], timeout=3)
@@ -138,11 +119,9 @@ def test_a_delivered_whatsapp_message_cancels_the_fallback(data_dir):
     try:
         created = start_auto(server, "+14155552671")
         assert meta.wait_for(1)
-        deadline = time.time() + 5
-        while delivery(server, created["id"])["status"] != "sent" and time.time() < deadline:
-            time.sleep(0.05)
+        server.wait_for_delivery(created["id"], "sent")
         meta_status(server, "delivered")
-        assert delivery(server, created["id"])["status"] == "delivered"
+        server.wait_for_delivery(created["id"], "delivered", timeout=0)  # the receipt is applied before the 200
         assert wait_for_sms(server, created["id"], timeout=7) == []  # past the fallback time: nothing
         check(server, created["id"], whatsapp_code(meta))
     finally:
@@ -160,7 +139,7 @@ def test_no_news_sends_the_sms_at_the_fallback_time(data_dir):
         assert len(sms) == 1
         assert time.time() - started >= 4.9  # not before PHONE_VERIFY_AUTO_FALLBACK_AFTER
         assert sms[0]["code"] == whatsapp_code(meta)
-        assert wait_for_delivery_channel(server, created["id"], "sms")["channel"] == "sms"
+        assert server.wait_for_delivery(created["id"], channel="sms")["channel"] == "sms"
         # A late "delivered" for the WhatsApp message changes nothing more: one SMS in all.
         meta_status(server, "delivered")
         time.sleep(0.3)
@@ -172,7 +151,7 @@ def test_no_news_sends_the_sms_at_the_fallback_time(data_dir):
 
 def test_a_resend_supersedes_the_pending_fallback(data_dir):
     meta = FakeVendor(ACCEPTED)
-    server = Server(data_dir, dict(META, PHONE_VERIFY_META_WA_BASE_URL=meta.base, PHONE_VERIFY_RESEND_COOLDOWN="1")).start()
+    server = serve(data_dir, meta, PHONE_VERIFY_RESEND_COOLDOWN="1")
     try:
         created = start_auto(server, "+14155552671")
         assert meta.wait_for(1)

@@ -18,16 +18,11 @@ import urllib.request
 import jwt
 
 from conftest import BINARY, Server
-from fakes import FakeVendor
+from fakes import FakeVendor, twilio_signature
 
 CHANNELS = {"PHONE_VERIFY_CHANNELS": "sms,whatsapp,call,auto", "PHONE_VERIFY_AUTO_CHANNELS": "whatsapp,sms"}
 TWILIO = {"PHONE_VERIFY_TWILIO_ACCOUNT_SID": "AC0001", "PHONE_VERIFY_TWILIO_AUTH_TOKEN": "twilio-token"}
 SECRET_KEY = b"0123456789abcdef0123456789abcdef"
-
-
-def twilio_signature(token, url, fields):
-    data = url + "".join(k + v for k, v in sorted(fields.items()))
-    return base64.b64encode(hmac.new(token.encode(), data.encode(), hashlib.sha1).digest()).decode()
 
 
 def vonage_jwt(secret, body, iat=None):
@@ -41,6 +36,17 @@ def vonage_jwt(secret, body, iat=None):
     return header + "." + claims + "." + signature
 
 
+def post_twilio_status(server, callback, fields):
+    """A Twilio status callback: refused with a forged signature, accepted with Twilio's."""
+    raw = urllib.parse.urlencode(fields).encode()
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    status, _, _ = server.request("POST", "/v1/webhooks/twilio/status", raw=raw, headers=dict(headers, **{"X-Twilio-Signature": "forged"}))
+    assert status == 403
+    signature = twilio_signature("twilio-token", callback, fields)
+    status, _, _ = server.request("POST", "/v1/webhooks/twilio/status", raw=raw, headers=dict(headers, **{"X-Twilio-Signature": signature}))
+    assert status == 204
+
+
 def start(server, phone, channel, locale=None):
     body = {"phone_number": phone, "channel": channel}
     if locale:
@@ -48,16 +54,6 @@ def start(server, phone, channel, locale=None):
     status, _, created = server.request("POST", "/v1/verifications", body)
     assert status == 201, created
     return created
-
-
-def wait_for_delivery(server, verification_id, status, timeout=5):
-    deadline = time.time() + timeout
-    while True:
-        _, _, seen = server.request("GET", "/v1/verifications/" + verification_id)
-        if (seen.get("delivery") or {}).get("status") == status or time.time() > deadline:
-            assert (seen.get("delivery") or {}).get("status") == status, seen
-            return seen["delivery"]
-        time.sleep(0.05)
 
 
 def assert_code_is_accepted(server, verification_id, code):
@@ -111,7 +107,7 @@ def test_meta_whatsapp_template_and_signed_status_webhook(data_dir):
         assert payload["template"]["language"]["code"] == "pt_BR"
         code = template_code(payload["template"])
         assert_no_code_in_urls(meta, code)
-        delivery = wait_for_delivery(server, created["id"], "sent")
+        delivery = server.wait_for_delivery(created["id"], "sent")
         assert delivery["gateway"] == "meta-whatsapp"
 
         body = json.dumps({"object": "whatsapp_business_account", "entry": [{"id": "WABA", "changes": [{"field": "messages", "value": {
@@ -121,11 +117,11 @@ def test_meta_whatsapp_template_and_signed_status_webhook(data_dir):
         headers = {"Content-Type": "application/json"}
         status, _, _ = server.request("POST", "/v1/webhooks/meta/whatsapp", raw=body, headers=dict(headers, **{"X-Hub-Signature-256": forged}))
         assert status == 403
-        assert wait_for_delivery(server, created["id"], "sent")["gateway"] == "meta-whatsapp"  # nothing changed
+        assert server.wait_for_delivery(created["id"], "sent")["gateway"] == "meta-whatsapp"  # nothing changed
         good = "sha256=" + hmac.new(b"meta-app-secret", body, hashlib.sha256).hexdigest()
         status, _, _ = server.request("POST", "/v1/webhooks/meta/whatsapp", raw=body, headers=dict(headers, **{"X-Hub-Signature-256": good}))
         assert status == 200
-        assert wait_for_delivery(server, created["id"], "delivered")["gateway"] == "meta-whatsapp"
+        assert server.wait_for_delivery(created["id"], "delivered")["gateway"] == "meta-whatsapp"
         assert_code_is_accepted(server, created["id"], code)
     finally:
         server.stop()
@@ -150,19 +146,13 @@ def test_twilio_whatsapp_content_template_and_signed_status(data_dir):
         callback = server.base + "/v1/webhooks/twilio/status"
         assert form["StatusCallback"] == callback
         assert_no_code_in_urls(twilio, code)
-        assert wait_for_delivery(server, created["id"], "sent")["gateway"] == "twilio-whatsapp"
+        assert server.wait_for_delivery(created["id"], "sent")["gateway"] == "twilio-whatsapp"
 
         # "Not on WhatsApp" (63003) comes back as undelivered, which is what auto falls back on.
         fields = {"MessageSid": "MM0123456789abcdef0123456789abcdef", "MessageStatus": "undelivered", "ErrorCode": "63003",
                   "AccountSid": "AC0001", "To": "whatsapp:+14155552671", "From": "whatsapp:+14155238886", "ChannelPrefix": "whatsapp"}
-        raw = urllib.parse.urlencode(fields).encode()
-        headers = {"Content-Type": "application/x-www-form-urlencoded"}
-        status, _, _ = server.request("POST", "/v1/webhooks/twilio/status", raw=raw, headers=dict(headers, **{"X-Twilio-Signature": "forged"}))
-        assert status == 403
-        status, _, _ = server.request("POST", "/v1/webhooks/twilio/status", raw=raw,
-                                      headers=dict(headers, **{"X-Twilio-Signature": twilio_signature("twilio-token", callback, fields)}))
-        assert status == 204
-        delivery = wait_for_delivery(server, created["id"], "undelivered")
+        post_twilio_status(server, callback, fields)
+        delivery = server.wait_for_delivery(created["id"], "undelivered")
         assert delivery["gateway"] == "twilio-whatsapp" and "63003" in (delivery["last_error"] or "")
     finally:
         server.stop()
@@ -190,7 +180,7 @@ def test_vonage_whatsapp_custom_template_and_signed_status(data_dir):
         assert template["language"] == {"policy": "deterministic", "code": "en_US"}
         code = template_code(template)
         assert_no_code_in_urls(vonage, code)
-        assert wait_for_delivery(server, created["id"], "sent")["gateway"] == "vonage-whatsapp"
+        assert server.wait_for_delivery(created["id"], "sent")["gateway"] == "vonage-whatsapp"
 
         body = json.dumps({"message_uuid": "aaaaaaaa-bbbb-cccc-dddd-0123456789ab", "to": "447400123456", "from": "447700900000",
                            "timestamp": "2026-01-01T00:00:00Z", "status": "delivered", "channel": "whatsapp"}).encode()
@@ -201,7 +191,7 @@ def test_vonage_whatsapp_custom_template_and_signed_status(data_dir):
         status, _, _ = server.request("POST", "/v1/webhooks/vonage/whatsapp", raw=body,
                                       headers=dict(headers, Authorization="Bearer " + vonage_jwt("vonage-signature-secret", body)))
         assert status == 204
-        assert wait_for_delivery(server, created["id"], "delivered")["gateway"] == "vonage-whatsapp"
+        assert server.wait_for_delivery(created["id"], "delivered")["gateway"] == "vonage-whatsapp"
         assert_code_is_accepted(server, created["id"], code)
     finally:
         server.stop()
@@ -230,18 +220,12 @@ def test_twilio_voice_inline_twiml_and_signed_call_status(data_dir):
             break
         assert code and spelled_twice(twiml, code)
         assert_no_code_in_urls(twilio, code)
-        assert wait_for_delivery(server, created["id"], "sent")["gateway"] == "twilio-voice"
+        assert server.wait_for_delivery(created["id"], "sent")["gateway"] == "twilio-voice"
 
         fields = {"CallSid": "CA0123456789abcdef0123456789abcdef", "CallStatus": "completed", "AccountSid": "AC0001",
                   "To": "+14155552671", "From": "+15005550006", "Direction": "outbound-api", "CallDuration": "14"}
-        raw = urllib.parse.urlencode(fields).encode()
-        headers = {"Content-Type": "application/x-www-form-urlencoded"}
-        status, _, _ = server.request("POST", "/v1/webhooks/twilio/status", raw=raw, headers=dict(headers, **{"X-Twilio-Signature": "forged"}))
-        assert status == 403
-        status, _, _ = server.request("POST", "/v1/webhooks/twilio/status", raw=raw,
-                                      headers=dict(headers, **{"X-Twilio-Signature": twilio_signature("twilio-token", callback, fields)}))
-        assert status == 204
-        assert wait_for_delivery(server, created["id"], "delivered")["gateway"] == "twilio-voice"
+        post_twilio_status(server, callback, fields)
+        assert server.wait_for_delivery(created["id"], "delivered")["gateway"] == "twilio-voice"
         assert_code_is_accepted(server, created["id"], code)
     finally:
         server.stop()
@@ -280,7 +264,7 @@ def test_vonage_voice_ncco_and_call_event_with_url_token(data_dir, tmp_path):
         assert digits in talks[1]["text"]  # said twice
         assert_no_code_in_urls(vonage, code)
         assert code not in event_url
-        assert wait_for_delivery(server, created["id"], "sent")["gateway"] == "vonage-voice"
+        assert server.wait_for_delivery(created["id"], "sent")["gateway"] == "vonage-voice"
 
         body = json.dumps({"uuid": "63f61863-4a51-4f6b-86e1-46edebcf9356", "conversation_uuid": "CON-1", "status": "busy",
                            "direction": "outbound", "to": "14155552671", "from": "15005550007"}).encode()
@@ -289,7 +273,7 @@ def test_vonage_voice_ncco_and_call_event_with_url_token(data_dir, tmp_path):
         assert status == 403
         status, _, _ = server.request("POST", "/v1/webhooks/vonage/voice?token=vonage-callback-token", raw=body, headers=headers)
         assert status == 204
-        delivery = wait_for_delivery(server, created["id"], "undelivered")
+        delivery = server.wait_for_delivery(created["id"], "undelivered")
         assert delivery["gateway"] == "vonage-voice" and delivery["last_error"] == "vonage call busy"
         assert_code_is_accepted(server, created["id"], code)
     finally:
@@ -312,7 +296,7 @@ def test_the_webhook_gateway_names_the_channel(data_dir):
             assert payload["channel"] == channel and payload["verification_id"] == created["id"]
             signed = b"%s.%s.%s" % (request["headers"]["webhook-id"].encode(), request["headers"]["webhook-timestamp"].encode(), request["body"])
             assert request["headers"]["webhook-signature"] == "v1," + base64.b64encode(hmac.new(SECRET_KEY, signed, hashlib.sha256).digest()).decode()
-            assert wait_for_delivery(server, created["id"], "sent")["gateway"] == "webhook"
+            assert server.wait_for_delivery(created["id"], "sent")["gateway"] == "webhook"
             sent[channel] = (created["id"], payload["code"])
         assert_no_code_in_urls(hook, sent["call"][1])
         for verification_id, code in sent.values():

@@ -11,7 +11,7 @@ import urllib.parse
 import urllib.request
 
 from conftest import Server
-from fakes import FakeVendor
+from fakes import FakeVendor, twilio_signature
 
 SECRET_KEY = b"0123456789abcdef0123456789abcdef"
 WEBHOOK_ENV = {"PHONE_VERIFY_GATEWAYS": "webhook", "PHONE_VERIFY_WEBHOOK_SECRET": "whsec_" + base64.b64encode(SECRET_KEY).decode(),
@@ -60,22 +60,6 @@ def test_a_message_queued_when_the_service_is_killed_is_sent_after_restart(data_
         vendor.close()
 
 
-def twilio_signature(token, url, fields):
-    data = url + "".join(k + v for k, v in sorted(fields.items()))
-    return base64.b64encode(hmac.new(token.encode(), data.encode(), hashlib.sha1).digest()).decode()
-
-
-def wait_for_delivery(server, verification_id, status, timeout=5):
-    """The verification's delivery once its status is `status` (the last one seen after `timeout`)."""
-    deadline = time.time() + timeout
-    while True:
-        _, _, seen = server.request("GET", "/v1/verifications/" + verification_id)
-        if seen["delivery"]["status"] == status or time.time() > deadline:
-            assert seen["delivery"]["status"] == status
-            return seen["delivery"]
-        time.sleep(0.05)
-
-
 TWILIO_ENV = {
     "PHONE_VERIFY_GATEWAYS": "twilio", "PHONE_VERIFY_TWILIO_ACCOUNT_SID": "AC0001",
     "PHONE_VERIFY_TWILIO_AUTH_TOKEN": "twilio-token", "PHONE_VERIFY_TWILIO_FROM": "+15005550006",
@@ -101,7 +85,7 @@ def test_a_status_callback_that_arrives_before_the_send_is_recorded_is_applied(d
         _, _, seen = server.request("GET", "/v1/verifications/" + created["id"])
         assert seen["delivery"]["status"] == "queued"  # the vendor has not answered yet
         answer.set()
-        assert wait_for_delivery(server, created["id"], "delivered")["gateway"] == "twilio"
+        assert server.wait_for_delivery(created["id"], "delivered")["gateway"] == "twilio"
     finally:
         answer.set()
         server.stop()
@@ -135,7 +119,7 @@ def test_twilio_failover_and_signed_status_callbacks(data_dir):
         status, _, _ = server.request("POST", "/v1/webhooks/twilio/status", raw=body, headers=dict(headers, **{"X-Twilio-Signature": "forged"}))
         assert status == 403
         good = twilio_signature("twilio-token", callback, fields)
-        assert wait_for_delivery(server, first["id"], "sent")["gateway"] == "twilio"
+        assert server.wait_for_delivery(first["id"], "sent")["gateway"] == "twilio"
         status, _, _ = server.request("POST", "/v1/webhooks/twilio/status", raw=body, headers=dict(headers, **{"X-Twilio-Signature": good}))
         assert status == 204
         _, _, seen = server.request("GET", "/v1/verifications/" + first["id"])
