@@ -31,7 +31,7 @@ import VerifyCore
             #"phoneverify_sms_sends_total{gateway="console",outcome="sent"} 1"#,
             #"phoneverify_refusals_total{code="rate_limited",scope="phone"} 1"#,
             "phoneverify_outbox_depth 0",
-            #"phoneverify_gateway_circuit_state{gateway="console"} 0"#,
+            #"phoneverify_gateway_circuit_state{gateway="console",channel="sms"} 0"#,
             "# TYPE phoneverify_http_request_duration_seconds histogram",
             "# TYPE phoneverify_gateway_request_duration_seconds histogram",
             "phoneverify_build_info{",

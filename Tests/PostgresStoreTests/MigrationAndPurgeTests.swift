@@ -102,6 +102,38 @@ struct MigrationAndPurgeTests {
         #expect(try other.query("SELECT 1 FROM early_receipts").isEmpty)
     }
 
+    /// As above for an `auto` send: the receipt the purge applies moves the message's fallback
+    /// too (dropped after `delivered`, due at once after `undelivered`).
+    @Test(arguments: [DeliveryStatus.delivered, .undelivered])
+    func purgeFollowsTheFallbacksOfTheReceiptsItApplies(status: DeliveryStatus) throws {
+        let schema = TestDatabase.freshSchema()
+        let store = try TestDatabase.store(schema: schema)
+        let t0 = Date()
+        try store.write { tx in
+            try tx.insert(Verification(
+                id: "ver_race", phoneNumber: "+15555550301", display: "+1", region: "US", countryCode: 1, channel: "whatsapp", locale: nil,
+                purpose: .signIn, codeHash: [1], codeLength: 6, maxAttempts: 5, sends: 2, maxSends: 5, createdAt: t0,
+                expiresAt: t0.addingTimeInterval(600), lastSentAt: t0, resendAvailableAt: t0))
+            try tx.enqueue(OutboxMessage(
+                id: "msg_race", verificationID: "ver_race", to: "+15555550301", purpose: .signIn, sealedPayload: [1],
+                createdAt: t0, updatedAt: t0, nextAttemptAt: t0, expiresAt: t0.addingTimeInterval(600), channel: .whatsapp))
+            try tx.enqueue(OutboxMessage(
+                id: "msg_race_sms", verificationID: "ver_race", to: "+15555550301", purpose: .signIn, sealedPayload: [1],
+                createdAt: t0, updatedAt: t0, nextAttemptAt: t0.addingTimeInterval(300), expiresAt: t0.addingTimeInterval(600),
+                channel: .sms, fallbackOf: "msg_race"))
+        }
+        let other = try TestDatabase.connect(schema: schema)
+        try other.execute("BEGIN")
+        try other.execute(
+            "UPDATE outbox SET status = 'sent', gateway = 'meta-whatsapp', provider_message_id = 'wamid.race', attempts = 1 WHERE id = 'msg_race'")
+        #expect(try store.recordReceipt(gateway: "meta-whatsapp", providerMessageID: "wamid.race", status: status, error: nil, at: t0.addingTimeInterval(1)) == false)
+        try other.execute("COMMIT")
+        _ = try store.purge(endedBefore: t0.addingTimeInterval(-3600))
+        let due = try store.claimDue(limit: 10, now: t0.addingTimeInterval(2), leaseUntil: t0.addingTimeInterval(30), owner: "w")
+        #expect(due.map(\.id) == (status == .delivered ? [] : ["msg_race_sms"]))
+        #expect(try other.query("SELECT 1 FROM outbox WHERE id = 'msg_race_sms'").isEmpty == (status == .delivered))
+    }
+
     @Test func purgeRemovesUnusedLimitPlaceholders() throws {
         let store = try TestDatabase.store(schema: TestDatabase.freshSchema())
         // A refused or read-only transaction leaves its lock rows behind, expiring at 0.

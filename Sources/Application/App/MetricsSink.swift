@@ -82,14 +82,15 @@ final class MetricsSink: EventSink, Sendable {
         let depth = registry.gauge("phoneverify_outbox_depth", "Messages waiting in the outbox")
         let age = registry.gauge("phoneverify_outbox_oldest_age_seconds", "Age of the oldest waiting message")
         let circuits = registry.gauge(
-            "phoneverify_gateway_circuit_state", "Circuit breaker per gateway: 0 closed, 1 half-open, 2 open", labels: ["gateway"])
+            "phoneverify_gateway_circuit_state", "Circuit breaker per gateway of each channel's chain: 0 closed, 1 half-open, 2 open",
+            labels: ["gateway", "channel"])
         registry.onCollect {
             if let queue = try? outbox.queueDepth() {
                 depth.set(Double(queue.count))
                 age.set(queue.oldest.map { max(0, clock.now().timeIntervalSince($0)) } ?? 0)
             }
-            for (_, name, state) in gateway.circuitStates() {
-                circuits.set(state == .closed ? 0 : state == .halfOpen ? 1 : 2, [name])
+            for (channel, name, state) in gateway.circuitStates() {
+                circuits.set(state == .closed ? 0 : state == .halfOpen ? 1 : 2, [name, channel.rawValue])
             }
         }
     }

@@ -150,6 +150,19 @@ extension PostgresStore {
         )
         """
 
+    /// `followFallbacks` for every message at once, for receipts the purge applies: pending
+    /// fallbacks of delivered verifications go, and those of failed or undelivered messages are
+    /// due from when their message ended.
+    static let dropDeliveredFallbacks = """
+        DELETE FROM outbox d WHERE d.fallback_of IS NOT NULL AND d.attempts = 0 AND d.status = 'queued'
+          AND EXISTS (SELECT 1 FROM outbox o WHERE o.verification_id = d.verification_id AND o.status = 'delivered')
+        """
+    static let hastenFailedFallbacks = """
+        UPDATE outbox f SET next_attempt_at = o.updated_at FROM outbox o
+        WHERE f.fallback_of IS NOT NULL AND o.id = f.fallback_of AND o.status IN ('failed', 'undelivered')
+          AND f.status = 'queued' AND f.attempts = 0 AND f.next_attempt_at > o.updated_at
+        """
+
     /// As SQLite's `followFallbacks`: once any message of the verification is delivered its
     /// pending fallbacks are dropped; once this one failed or was undelivered, its fallback is due.
     static func followFallbacks(messageID: String, now: Date) -> [(sql: String, params: [PostgresValue])] {
@@ -243,6 +256,9 @@ extension PostgresStore {
                             // Receipts held while their message's send committed concurrently, then
                             // those for messages never recorded as sent here (neither counted).
                             (Self.applyEarlyReceipts(where: "TRUE"), []),
+                            // The fallbacks of messages those receipts (or any missed follow-up) ended.
+                            (Self.dropDeliveredFallbacks, []),
+                            (Self.hastenFailedFallbacks, []),
                             ("DELETE FROM early_receipts WHERE received_at < $1", [c]),
                             ("DELETE FROM redeemed_credentials WHERE expires_at < $1", [c]),
                             ("DELETE FROM challenge_replays WHERE expires_at < $1", [c]),

@@ -36,10 +36,12 @@ enum APIWiring {
             },
             clientIP: ClientIPResolver(trustedProxies: c.trustedProxies))
         dependencies.gatewayReadiness = {
-            // Not ready when a channel can send nothing: every circuit of its chain is open.
-            let states = gateway.circuitStates()
-            for channel in gateway.channels where states.filter({ $0.channel == channel }).allSatisfy({ $0.state == .open }) {
-                throw VerifyError(.unavailable, "every \(channel == .sms ? "SMS" : channel.rawValue) gateway's circuit breaker is open")
+            // Not ready when SMS can send nothing. A WhatsApp or voice vendor's outage is not a
+            // reason to take the replica (and its SMS) out of the load balancer: the metrics and
+            // alerts report it, and `auto` falls back to SMS.
+            let sms = gateway.circuitStates().filter { $0.channel == .sms }
+            if !sms.isEmpty && sms.allSatisfy({ $0.state == .open }) {
+                throw VerifyError(.unavailable, "every SMS gateway's circuit breaker is open")
             }
         }
         dependencies.fraudAdmin = FraudAdmin(store: store, clock: clock, policy: c.fraud)
