@@ -47,6 +47,6 @@ public struct ChannelGatewaySettings: Sendable {
         public var token: VonageApplicationToken
     }
 
-    /// Whether any chain (SMS included) uses `gateway` of a vendor ("twilio", "vonage", "webhook").
+    /// Whether the WhatsApp or voice chain uses `gateway` of a vendor ("twilio", "vonage", "webhook").
     func uses(_ gateway: String) -> Bool { whatsApp.contains(gateway) || voice.contains(gateway) }
 }

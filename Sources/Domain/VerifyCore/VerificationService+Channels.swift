@@ -49,6 +49,23 @@ extension VerificationService {
         return PlannedSend(verification: v, message: first, fallbacks: fallbackMessages(after: first, plan: plan, now: now, ids: fallbackIDs))
     }
 
+    /// Screens a send of `plan` (``screen``); an `auto` plan refused by one channel's own quota
+    /// goes by the channels left, screened again in the same transaction.
+    func screenCutting(
+        _ plan: ChannelPlan, _ screeningFor: ([Channel]) -> SendScreening, now: Date, in tx: any StoreTransaction
+    ) throws -> (plan: ChannelPlan, screening: SendScreening, screened: ScreenedSend) {
+        var plan = plan
+        while true {
+            let screening = screeningFor(plan.channels)
+            do {
+                return (plan, screening, try screen(screening, now: now, in: tx))
+            } catch let error as VerifyError {
+                guard let cut = Self.cut(plan, by: error) else { throw error }
+                plan = cut
+            }
+        }
+    }
+
     /// An `auto` plan without the channel whose own quota (`whatsapp_send`, `call_send`) refused
     /// it, so the other channels still go (docs/CHANNELS.md); nil when the refusal stands.
     static func cut(_ plan: ChannelPlan, by error: VerifyError) -> ChannelPlan? {

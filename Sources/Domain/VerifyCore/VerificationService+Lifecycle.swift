@@ -87,18 +87,9 @@ extension VerificationService {
                     outcome: proof, client: clientIP)
             }
             // As on start: an `auto` plan refused by one channel's own quota goes by the others.
-            var screening = screeningFor(plan.channels)
-            var screened: ScreenedSend
-            while true {
-                do {
-                    screened = try service.screen(screening, now: now, in: tx)
-                    break
-                } catch let error as VerifyError {
-                    guard let cut = Self.cut(plan, by: error) else { throw error }
-                    plan = cut
-                    screening = screeningFor(cut.channels)
-                }
-            }
+            let screenedPlan = try service.screenCutting(plan, screeningFor, now: now, in: tx)
+            let (screening, screened) = (screenedPlan.screening, screenedPlan.screened)
+            plan = screenedPlan.plan
             v.sends += testCode == nil ? plan.channels.count : 1
             v.channel = plan.first.rawValue
             v.codeHash = service.hasher.hash(code: code, verificationID: v.id)

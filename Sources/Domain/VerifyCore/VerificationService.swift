@@ -172,16 +172,7 @@ public struct VerificationService: Sendable {
         let notBefore = now.addingTimeInterval(-TimeInterval(policy.idempotencyWindow))
         let user = request.purpose == .signIn ? nil : request.subject
         let stepUp = request.purpose == .mfaStepUp
-        let subjects = protection.sendSubjects(
-            phone: number.e164, client: request.clientIP, user: user, stepUp: stepUp, testNumber: message == nil, channels: plan.channels)
         let lockoutKey = protection.lockoutKey(phone: number.e164, client: request.clientIP, user: user, requester: request.requester)
-        let fraudKeys = protection.fraudKeys(phone: number.e164, region: number.region, channels: plan.channels)
-        // The plan's reads cover every plan cut from it (their keys are a subset).
-        let reads = ReadSet(
-            limitKeys: protection.limiter.keys(subjects) + [lockoutKey],
-            fraudKeys: message == nil ? [] : fraudKeys,
-            fraudSince: protection.fraud.countsSince(now),
-            idempotencyKeys: scopedKey.map { [$0] } ?? [])
         // Verified before the transaction (a provider may ask its vendor); a test number, which
         // costs nothing, never needs one.
         let challenge = message == nil ? .none : try checkChallenge(
@@ -198,6 +189,11 @@ public struct VerificationService: Sendable {
                 // judges strangers' destinations, not it (its sends and approvals are still counted).
                 judged: message != nil && !stepUp, challengeable: challengeable, outcome: challenge, client: clientIP)
         }
+        // The plan's reads cover every plan cut from it (their keys are a subset).
+        let full = screeningFor(plan.channels)
+        let reads = ReadSet(
+            limitKeys: protection.limiter.keys(full.subjects) + [lockoutKey], fraudKeys: full.fraudKeys,
+            fraudSince: protection.fraud.countsSince(now), idempotencyKeys: scopedKey.map { [$0] } ?? [])
         // Built before the transaction: the SQLite writer thread only inserts it.
         let startedEvent = eventRecorder?.startedEvent(initial.verification, at: now)
         let outcome = try countingRefusals { try store.write(reading: reads) { tx -> StartOutcome in
@@ -208,21 +204,9 @@ public struct VerificationService: Sendable {
                 return StartOutcome(verification: record.snapshot, replayed: true, rateLimit: nil)
             }
             // An `auto` plan refused by one channel's own quota goes by the channels left.
-            var current = plan
-            var send = initial
-            var screening = screeningFor(plan.channels)
-            var screened: ScreenedSend
-            while true {
-                do {
-                    screened = try screen(screening, now: now, in: tx)
-                    break
-                } catch let error as VerifyError {
-                    guard let cut = Self.cut(current, by: error) else { throw error }
-                    current = cut
-                    send = planned(cut, verification: verification, message: message, fallbackIDs: fallbackIDs, now: now)
-                    screening = screeningFor(cut.channels)
-                }
-            }
+            let (current, screening, screened) = try screenCutting(plan, screeningFor, now: now, in: tx)
+            let send = current == plan
+                ? initial : planned(current, verification: verification, message: message, fallbackIDs: fallbackIDs, now: now)
             let report = try record(screened, screening, now: now, in: tx)
             if let first = send.message { try tx.enqueue(first, lease: lease) }
             for fallback in send.fallbacks { try tx.enqueue(fallback, lease: nil) }

@@ -57,8 +57,7 @@ struct ConsoleMiddleware: Middleware {
     func audit(_ request: HTTPRequest, _ context: RouteContext, _ signed: ConsoleSessions.Signed?, outcome: String) {
         var keyID = signed?.keyID ?? "-"
         var via = signed == nil ? "api_key" : "console"
-        if signed == nil, let header = request.headers["Authorization"], header.count > 7, header.prefix(7).lowercased() == "bearer " {
-            let key = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        if signed == nil, let key = APIKeyring.bearer(request) {
             if sessions.keyring.scopes(of: key) != nil { keyID = crypto.keyID(Array(key.utf8)) } else { via = "unknown_key" }
         }
         logger.info(

@@ -1,4 +1,5 @@
 import API
+import Encoding
 import HTTPMessages
 import VerifyCore
 
@@ -45,7 +46,7 @@ struct ConsoleNumberRoutes: RouteGroup {
             limit = value
         }
         let cursor = query["cursor"]
-        if let cursor, cursor.utf8.count > 64 || !cursor.utf8.allSatisfy({ $0 == 0x5F || ASCIIBytes.isAlphanumeric($0) }) {
+        if let cursor, cursor.utf8.count > 64 || !cursor.utf8.allSatisfy({ $0 == 0x5F || ASCII.isAlphanumeric($0) }) {
             throw VerifyError(.invalidRequest, "cursor is not one this route gave", details: ["field": "cursor"])
         }
         let number = explained.number
@@ -97,17 +98,8 @@ struct ConsoleNumberRoutes: RouteGroup {
             "purpose": .string(v.purpose.rawValue), "attempts": .int(Int64(v.attempts)), "max_attempts": .int(Int64(v.maxAttempts)),
             "sends": .int(Int64(v.sends)), "created_at": .string(RFC3339.format(v.createdAt)),
             "expires_at": .string(RFC3339.format(v.expiresAt)), "approved_at": v.approvedAt.map { .string(RFC3339.format($0)) } ?? .null,
-            "delivery": view.delivery.map { d in
-                [
-                    "status": .string(d.status.rawValue), "gateway": .optional(d.gateway), "attempts": .int(Int64(d.attempts)),
-                    "last_error": .optional(d.lastError), "updated_at": .string(RFC3339.format(d.updatedAt)),
-                ]
-            } ?? .null,
+            "delivery": view.delivery.map(VerificationJSON.delivery) ?? .null,
         ]
     }
 }
 
-/// ASCII tests on bytes (Encoding's, re-exported here to keep imports small).
-enum ASCIIBytes {
-    static func isAlphanumeric(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
-}

@@ -106,7 +106,7 @@ public struct ConsoleSessions: APISessionResolver {
         guard values.count == 1, let dot = values[0].lastIndex(of: ".") else { return .invalid }
         let payload = String(values[0][..<dot])
         guard let mac = Base64URL.decode(String(values[0][values[0].index(after: dot)...])),
-            ConstantTime.equals(mac, crypto.mac(Array(("console-cookie v1\u{0}" + payload).utf8))),
+            APIKeyring.same(mac, crypto.mac(Array(("console-cookie v1\u{0}" + payload).utf8))),
             let session = ConsoleSession(payload: payload)
         else { return .invalid }
         let now = Int64(clock.now().timeIntervalSince1970)
@@ -130,7 +130,7 @@ public struct ConsoleSessions: APISessionResolver {
     func passesCSRF(_ request: HTTPRequest, _ signed: Signed, formToken: String? = nil) -> Bool {
         guard ConsoleCookie.sameOrigin(request) else { return false }
         let presented = request.headers[Self.csrfHeader] ?? formToken ?? ""
-        return ConstantTime.equals(Array(presented.utf8), Array(csrfToken(signed).utf8))
+        return APIKeyring.same(Array(presented.utf8), Array(csrfToken(signed).utf8))
     }
 
     // MARK: APISessionResolver

@@ -51,14 +51,8 @@ struct DevRoutes: RouteGroup {
     }
 
     static func body(_ list: [DevMessage]) -> [UInt8] {
-        let items = list.map { m -> JSONValue in
-            [
-                "to": .string(m.to), "channel": .string(m.channel.rawValue), "body": .string(m.body), "code": .string(m.code),
-                "verification_id": .string(m.verificationID), "purpose": .string(m.purpose.rawValue),
-                "gateway": .string(m.gateway), "sent_at": .string(RFC3339.format(m.sentAt)),
-            ]
-        }
-        let json: JSONValue = ["messages": .array(items)]
+        // One shape for the JSON list and the inbox's events.
+        let json: JSONValue = ["messages": .array(list.map(DevInboxRoutes.messageJSON))]
         return json.encoded()
     }
 }

@@ -143,8 +143,9 @@ public struct APIKeyring: Sendable {
         return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
     }
 
-    /// Byte equality in time that depends on the lengths only, never on where bytes differ.
-    static func same(_ key: [UInt8], _ presented: [UInt8]) -> Bool {
+    /// Byte equality in time that depends on the lengths only, never on where bytes differ
+    /// (also the console's sessions and CSRF tokens).
+    public static func same(_ key: [UInt8], _ presented: [UInt8]) -> Bool {
         var difference: UInt8 = key.count == presented.count ? 0 : 1
         for i in key.indices { difference |= key[i] ^ (i < presented.count ? presented[i] : 0) }
         return difference == 0

@@ -1,7 +1,7 @@
 import VerifyCore
 
 /// JSON shapes of verifications in the native API.
-enum VerificationJSON {
+public enum VerificationJSON {
     static func identity(_ v: Verification, status: VerificationStatus) -> [JSONMember] {
         [
             JSONMember("id", .string(v.id)),
@@ -30,7 +30,8 @@ enum VerificationJSON {
         return .object(members)
     }
 
-    static func delivery(_ d: Delivery) -> JSONValue {
+    /// The `Delivery` schema of docs/openapi.json (also the console's).
+    public static func delivery(_ d: Delivery) -> JSONValue {
         [
             "status": .string(d.status.rawValue),
             "channel": .string(d.channel.rawValue),

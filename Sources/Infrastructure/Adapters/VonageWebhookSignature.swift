@@ -26,14 +26,7 @@ public enum VonageWebhookSignature {
         let age = now.timeIntervalSince1970 - iat
         guard age <= maxAge, age >= -leeway else { return false }
         guard let hash = parts.claims["payload_hash"]?.stringValue?.lowercased() else { return false }
-        return ConstantTime.equals(Array(hash.utf8), Array(hex(Digest.sha256(body)).utf8))
+        return ConstantTime.equals(Array(hash.utf8), Array(Hex.encode(Digest.sha256(body)).utf8))
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes { out += [digits[Int(b >> 4)], digits[Int(b & 15)]] }
-        return String(decoding: out, as: UTF8.self)
-    }
 }

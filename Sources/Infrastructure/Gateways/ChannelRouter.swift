@@ -11,11 +11,6 @@ public struct ChannelRouter: SMSGateway {
         self.chains = chains
     }
 
-    /// A router with one SMS chain (what tests and the first round's wiring had).
-    public init(sms: FailoverGateway) {
-        self.init([.sms: sms])
-    }
-
     /// The channels that have a chain.
     public var channels: Set<Channel> { Set(chains.keys) }
 

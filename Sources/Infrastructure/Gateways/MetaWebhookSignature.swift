@@ -1,5 +1,6 @@
 import Foundation
 import LibCrypto
+import VerifyCore
 
 /// Meta's webhook signature: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body,
 /// keyed with the app secret>`. Check the exact bytes received, before any JSON parsing.
@@ -8,7 +9,7 @@ public enum MetaWebhookSignature {
 
     /// `sha256=` + lower-case hex of the HMAC.
     public static func compute(body: [UInt8], appSecret: String) -> String {
-        "sha256=" + hex(HMAC.sha256(key: Array(appSecret.utf8), data: body))
+        "sha256=" + Hex.encode(HMAC.sha256(key: Array(appSecret.utf8), data: body))
     }
 
     /// Whether `header` (the `X-Hub-Signature-256` value) signs `body`; constant-time over the
@@ -19,7 +20,7 @@ public enum MetaWebhookSignature {
         let prefix = "sha256="
         guard header.count == prefix.count + 64, header.lowercased().hasPrefix(prefix) else { return false }
         let presented = Array(header.dropFirst(prefix.count).lowercased().utf8)
-        let expected = Array(hex(HMAC.sha256(key: Array(appSecret.utf8), data: body)).utf8)
+        let expected = Array(Hex.encode(HMAC.sha256(key: Array(appSecret.utf8), data: body)).utf8)
         return ConstantTime.equals(presented, expected)
     }
 
@@ -30,16 +31,5 @@ public enum MetaWebhookSignature {
             ConstantTime.equals(Array(token.utf8), Array(verifyToken.utf8))
         else { return nil }
         return challenge
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -87,9 +87,9 @@ public final class SQLiteStore: VerificationStore, OutboxStore, EventOutboxStore
                         SQLiteRows.millis(o.at), .text(o.status.rawValue), .text(o.messageID), .text(owner), .text(o.status.rawValue),
                     ])
                 if recorded > 0, let event = events[o.messageID] { try SQLiteTransaction(db: db).insertEvent(event) }
-                if o.providerMessageID != nil, o.gateway != nil { try Self.applyEarlyReceipt(messageID: o.messageID, db) }
+                let receipt = try o.providerMessageID != nil && o.gateway != nil && Self.applyEarlyReceipt(messageID: o.messageID, db)
                 // Only a final state (or a receipt just applied) can move a fallback.
-                if o.status != .queued && (o.status != .sent || o.providerMessageID != nil) {
+                if (o.status != .queued && o.status != .sent) || receipt {
                     try Self.followFallbacks(messageID: o.messageID, now: o.at, db)
                 }
             }
@@ -218,9 +218,10 @@ public final class SQLiteStore: VerificationStore, OutboxStore, EventOutboxStore
 
     /// Applies a receipt that arrived before this message's send was recorded (and drops it).
     /// Writers take turns, so a receipt is either held before this runs or finds the message.
-    private static func applyEarlyReceipt(messageID: String, _ db: Connection) throws {
+    /// Returns whether it changed the message.
+    private static func applyEarlyReceipt(messageID: String, _ db: Connection) throws -> Bool {
         let id: [SQLiteValue] = [.text(messageID)]
-        _ = try db.run(
+        let applied = try db.run(
             """
             UPDATE outbox SET status = r.status, last_error = COALESCE(r.last_error, outbox.last_error),
                 updated_at = MAX(outbox.updated_at, r.received_at)
@@ -233,5 +234,6 @@ public final class SQLiteStore: VerificationStore, OutboxStore, EventOutboxStore
             DELETE FROM early_receipts WHERE (gateway, provider_message_id) IN
                 (SELECT gateway, provider_message_id FROM outbox WHERE id = ? AND provider_message_id IS NOT NULL)
             """, id)
+        return applied > 0
     }
 }
