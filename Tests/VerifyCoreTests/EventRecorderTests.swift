@@ -73,6 +73,7 @@ import VerifyTesting
     @Test func aPausedBlockIsReportedOncePerWindow() throws {
         var fraud = FraudPolicy()
         fraud.minSends = 3
+        fraud.watchSends = 100
         let t = try service(fraud: fraud)
         for n in 0..<3 { _ = try t.service.start(StartRequest(phoneNumber: "+1666555\(String(format: "%04d", n))")) }
         for n in 0..<4 {

@@ -9,6 +9,7 @@ import VerifyTesting
     func service(minSends: Int) throws -> TestService {
         var fraud = FraudPolicy()
         fraud.minSends = minSends
+        fraud.watchSends = 100  // the pause is what these tests measure, not the watched block's cap
         let limits = try RateLimits.defaults.overridden(by: "prefix_send=off;phone_send=off;ip_send=off;global_send=off")
         return TestService(protection: AbuseProtection(limits: limits, fraud: fraud))
     }

@@ -88,6 +88,7 @@ public final class Application: @unchecked Sendable {
         if c.mode == .production, !c.apiKeys.hasKey(for: .metrics) {
             logger.warning("no API key has the metrics scope: GET /metrics refuses every scrape (set \(Settings.scopedAPIKeys.name)=metrics=KEY)")
         }
+        for missing in c.missingProof { logger.warning(missing) }
         let files = FileLimit.raise(forConnections: c.maxConnections)
         if files.limit < files.wanted {
             logger.warning("open-file limit below what \(Settings.maxConnections.name) needs; raise the hard limit (ulimit -Hn, LimitNOFILE=)", [

@@ -43,6 +43,7 @@ enum ConfigCheckCommand {
                 "test_numbers": .int(Int64(c.testNumbers.codes.count)),
             ]))
         }
+        report.append(JSONMember("warnings", .array((configuration?.missingProof ?? []).map { .string($0) })))
         report.append(JSONMember("settings", .object(settings)))
         print(JSONValue.object(report).encodedString())
         return problems.isEmpty ? 0 : 78

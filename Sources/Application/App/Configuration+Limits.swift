@@ -17,6 +17,9 @@ extension Configuration {
         fraud.countryMinSends = reader(Settings.fraudCountryMinSends) ?? fraud.countryMinSends
         fraud.countryBlocks = reader(Settings.fraudCountryBlocks) ?? fraud.countryBlocks
         fraud.countryClients = reader(Settings.fraudCountryClients) ?? fraud.countryClients
+        fraud.floor = reader(Settings.fraudFloor) ?? fraud.floor
+        fraud.proofRate = reader(Settings.fraudProofRate) ?? fraud.proofRate
+        fraud.steerToWhatsApp = (reader(Settings.fraudSteer) ?? "whatsapp") == "whatsapp"
         testNumbers.codes = reader(Settings.testNumbers) ?? testNumbers.codes
         testNumbers.expiresAt = reader(Settings.testNumbersExpireAt) ?? testNumbers.expiresAt
     }

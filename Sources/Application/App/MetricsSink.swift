@@ -16,6 +16,7 @@ final class MetricsSink: EventSink, Sendable {
     private let challenges: Counter
     private let challengeReasons: Counter
     private let deliveries: Counter
+    private let steered: Counter
     /// The country of a delivery's recipient, for its label (libphonenumber and the declared
     /// ranges, as for the start; off the request path).
     private let regions: DeclaredRangesParser
@@ -46,6 +47,9 @@ final class MetricsSink: EventSink, Sendable {
         challengeReasons = registry.counter(
             "phoneverify_challenge_reasons_total",
             "Why challenges were asked: phone_send_soft, ip_send_exhausted, block_watched, country_paused, always, …", labels: ["reason"])
+        steered = registry.counter(
+            "phoneverify_fraud_steered_total",
+            "Starts and resends whose SMS destination the fraud guard refused, sent over WhatsApp only instead", labels: [])
         registry.gauge("phoneverify_build_info", "Build information", labels: ["version", "swift"])
             .set(1, [CommandLineTool.version, Self.swiftVersion])
     }
@@ -67,6 +71,8 @@ final class MetricsSink: EventSink, Sendable {
             challenges.increment([provider, outcome])
         case .challengeReason(let reason):
             challengeReasons.increment([reason])
+        case .steered:
+            steered.increment([])
         case .delivery(let gateway, let status, let to, let channel):
             deliveries.increment([gateway, status, Self.country(region(of: to)), channel.rawValue])
         }

@@ -4,7 +4,7 @@ import VerifyCore
 /// The limits section of the settings table (read by `Configuration.readLimits`).
 extension Settings {
     public static let limits = Setting<RateLimits>(
-        "PHONE_VERIFY_LIMITS", .limits, .limits, default: "phone_send=5/1h,10/1d;ip_send=20/10m,200/1d;ip_check=100/10m;prefix_send=50/1h;global_send=1000/1m;phone_failed_check=5/1d;user_send=10/1h,30/1d;ip_challenge=30/10m;whatsapp_send=5/1h,10/1d;call_send=3/1h,5/1d",
+        "PHONE_VERIFY_LIMITS", .limits, .limits, default: "phone_send=5/1h,10/1d;ip_send=20/10m,200/1d;ip_check=100/10m;prefix_send=50/1h;global_send=1000/1m;phone_failed_check=5/1d;user_send=10/1h,30/1d;ip_challenge=30/10m;whatsapp_send=5/1h,10/1d;call_send=3/1h,5/1d;phone_requester_send=2/1h,3/1d",
         "rate limits, scope=N/window[,N/window];… (windows 30s, 10m, 1h, 1d; scope=off disables one); scopes not named keep their defaults; phone_failed_check=N/W: free wrong codes per number and requester before the backoff")
 
     public static let lockoutBackoff = Setting<(initial: Int, max: Int)>(
@@ -55,6 +55,18 @@ extension Settings {
         "PHONE_VERIFY_FRAUD_COUNTRY_CLIENTS", .limits, .int(1...1_000_000), default: "10",
         "distinct client networks (IPv4 /24, IPv6 /48) sending to an anomalous country in the window before the country as a whole can pause")
 
+    public static let fraudFloor = Setting<Int>(
+        "PHONE_VERIFY_FRAUD_FLOOR", .limits, .int(1...1_000_000), default: "3",
+        "unconfirmed codes per window a watched or paused block (or paused country) admits beyond the \(fraudWatchSends.name) that made it watched, whatever proof a start carries, when its own baseline sends per window are fewer")
+
+    public static let fraudProofRate = Setting<Int>(
+        "PHONE_VERIFY_FRAUD_PROOF_RATE", .limits, .int(0...1_000_000), default: "10",
+        "sends per block (or country) and window admitted past its usual volume with device-bound proof (app_attest, play_integrity) or a grant bound to the number")
+
+    public static let fraudSteer = Setting<String>(
+        "PHONE_VERIFY_FRAUD_STEER", .limits, .oneOf(["whatsapp", "off"]) { $0.lowercased() }, default: "whatsapp",
+        "whatsapp: a plain SMS start whose destination the fraud guard refuses goes out over WhatsApp only, when the whatsapp channel is enabled (auto starts always do); off: it is refused")
+
     public static let testNumbers = Setting<[String: String]>(
         "PHONE_VERIFY_TEST_NUMBERS", .limits, .testNumbers, default: "(none)",
         "fixed-code test numbers, +E164:CODE,… (no SMS; only the number's phone_send quota and the check limits apply)",
@@ -67,7 +79,8 @@ extension Settings {
 
     static let limitsSection: [any SettingEntry] = [
         limits, lockoutBackoff, prefixDigits, fraud, fraudMinSends, fraudMinConversion, fraudWindow, fraudWatchSends,
-        fraudSurge, fraudBaseline, fraudCountryMinSends, fraudCountryBlocks, fraudCountryClients, testNumbers, testNumbersExpireAt,
+        fraudSurge, fraudBaseline, fraudCountryMinSends, fraudCountryBlocks, fraudCountryClients, fraudFloor, fraudProofRate, fraudSteer,
+        testNumbers, testNumbersExpireAt,
     ]
 }
 

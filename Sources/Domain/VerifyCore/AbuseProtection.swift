@@ -31,6 +31,23 @@ public struct AbuseProtection: Sendable {
         client == serverCaller || client.hasPrefix(serverCaller + ":")
     }
 
+    /// The Twilio-compatible account a requester (`server-caller:ACCOUNT`) acts for: a tenant,
+    /// whose traffic the fraud guard judges on keys of its own (docs/ABUSE.md, "A tenant is one
+    /// client").
+    static func tenant(ofRequester requester: String?) -> String? {
+        guard let requester, requester.hasPrefix(serverCaller + ":") else { return nil }
+        let account = requester.dropFirst(serverCaller.count + 1)
+        return account.isEmpty ? nil : String(account)
+    }
+
+    /// The tenant of a client identity: a server caller's account, or the account of a device it
+    /// names (`ACCOUNT/ip`, as the Twilio-compatible API namespaces `DeviceIp`).
+    static func tenant(ofClient client: String) -> String? {
+        if let account = tenant(ofRequester: client) { return account }
+        guard client.hasPrefix("AC"), let slash = client.firstIndex(of: "/") else { return nil }
+        return String(client[..<slash])
+    }
+
     /// Who asks, for the failed-check lockout: the signed-in user for MFA (`user`), else the
     /// client (its IP or /64; a trusted server caller counts as one requester).
     static func requester(client: String, user: String?) -> String {
@@ -50,8 +67,12 @@ public struct AbuseProtection: Sendable {
     /// instead of the number's and its block's: strangers using up the number's quota must not
     /// block the owner's second factor (docs/ABUSE.md). A test number counts only against the
     /// number's (or user's) quota: no SMS is sent, but each verification allows more guesses.
+    /// `shareOf`: the requester of a start with a passed challenge, whose sends past the number's
+    /// own quota count against its share of the lifted one (`phone_requester_send`), so
+    /// strangers cannot spend what lets the owner in (docs/ABUSE.md).
     func sendSubjects(
-        phone: String, client: String, user: String? = nil, stepUp: Bool = false, testNumber: Bool = false, channels: [Channel] = [.sms]
+        phone: String, client: String, user: String? = nil, stepUp: Bool = false, testNumber: Bool = false, channels: [Channel] = [.sms],
+        shareOf requester: String? = nil
     ) -> [RateLimiter.Subject] {
         var subjects: [RateLimiter.Subject] = []
         if !stepUp { subjects.append(.init(.phoneSend, phone)) }
@@ -60,6 +81,7 @@ public struct AbuseProtection: Sendable {
             if channels.contains(.whatsapp) { subjects.append(.init(.whatsappSend, phone)) }
             if channels.contains(.call) { subjects.append(.init(.callSend, phone)) }
         }
+        if let requester, !stepUp, !testNumber { subjects.append(.init(.phoneRequesterSend, phone + "|" + requester, whenLifted: true)) }
         if let user { subjects.append(.init(.userSend, user)) }
         if testNumber { return subjects }
         // The spend caps count messages: an `auto` start may cost one per channel of its plan.
@@ -78,8 +100,10 @@ public struct AbuseProtection: Sendable {
     /// The destination's block and country keys for each channel of a plan, in pairs (SMS's
     /// keys have no suffix; WhatsApp's and voice's end in `@whatsapp`, `@call`: pumping one
     /// channel never pauses another).
-    func fraudKeys(phone: String, region: String, channels: [Channel] = [.sms]) -> [String] {
+    /// A tenant's traffic (`requester` names a Twilio-compatible account) has keys of its own.
+    func fraudKeys(phone: String, region: String, channels: [Channel] = [.sms], requester: String? = nil) -> [String] {
         let prefix = limiter.limits.prefix(of: phone)
-        return channels.flatMap { FraudGuard.keys(prefix: prefix, region: region, channel: $0) }
+        let tenant = Self.tenant(ofRequester: requester)
+        return channels.flatMap { FraudGuard.keys(prefix: prefix, region: region, channel: $0, tenant: tenant) }
     }
 }

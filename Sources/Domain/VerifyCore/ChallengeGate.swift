@@ -9,6 +9,12 @@ public enum ChallengeOutcome: Sendable, Equatable {
     case failed(VerifyError)
 
     public var passed: Bool { if case .passed = self { return true } else { return false } }
+
+    /// Passed with proof bound to a device or vouched for by the customer's backend, which may
+    /// go where a captcha may not (docs/ABUSE.md).
+    public var isBound: Bool {
+        if case .passed(let provider) = self { return ChallengeGate.boundProviders.contains(provider) } else { return false }
+    }
 }
 
 /// The configured providers and the policy of when proof is asked (docs/CHALLENGES.md).
@@ -27,12 +33,21 @@ public struct ChallengeGate: Sendable {
 
     public static let off = ChallengeGate(mode: .off, verifiers: [], ledger: nil)
 
+    /// Providers whose proof costs an attacker a real device (App Attest, Play Integrity) or the
+    /// customer's own vouching for the number (a grant): a captcha farm cannot buy them.
+    public static let boundProviders: Set<String> = ["app_attest", "play_integrity", "grant"]
+
+    /// Whether any configured provider gives bound proof.
+    public var offersBoundProof: Bool { verifiers.contains { Self.boundProviders.contains($0.provider) } }
+
     /// Whether proof can be asked at all.
     public var isActive: Bool { mode != .off }
 
     /// Providers and their public parameters, for `challenge_required`.
-    public var providerDetails: JSONValue {
-        .array(verifiers.map { verifier in
+    public var providerDetails: JSONValue { providerDetails(boundOnly: false) }
+
+    func providerDetails(boundOnly: Bool) -> JSONValue {
+        .array(verifiers.filter { !boundOnly || Self.boundProviders.contains($0.provider) }.map { verifier in
             var members: [JSONMember] = [JSONMember("name", .string(verifier.provider))]
             for (key, value) in verifier.publicParameters.sorted(by: { $0.key < $1.key }) {
                 members.append(JSONMember(key, .string(value)))
@@ -79,10 +94,15 @@ public struct ChallengeGate: Sendable {
     /// The refusal of a request that needs proof and has none. `reasons` say why; they are kept
     /// off the response (a stranger could read a number's or a block's activity from them) and
     /// counted in the metrics instead.
-    func required(reasons: [String]) -> VerifyError {
+    /// `boundOnly`: only device-bound proof or a grant can help (a destination past its usual
+    /// volume), so only those providers are offered.
+    func required(reasons: [String], boundOnly: Bool = false) -> VerifyError {
         var error = VerifyError(
-            .challengeRequired, "a challenge must be solved before a code is sent to this number",
-            details: ["providers": providerDetails])
+            .challengeRequired,
+            boundOnly
+                ? "this destination takes only device-bound proof or a grant now; a captcha is not enough"
+                : "a challenge must be solved before a code is sent to this number",
+            details: ["providers": providerDetails(boundOnly: boundOnly)])
         error.reasons = reasons
         return error
     }

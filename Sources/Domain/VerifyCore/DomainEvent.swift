@@ -21,6 +21,8 @@ public enum DomainEvent: Sendable, Equatable {
     case delivery(gateway: String, status: String, to: String, channel: Channel)
     /// Why a challenge was asked (`phone_send_soft`, `block_watched`, … `always`).
     case challengeReason(String)
+    /// A start or resend whose SMS destination the fraud guard refused went over WhatsApp only.
+    case steered
 }
 
 /// Receives domain events; must be cheap and never block.

@@ -43,15 +43,20 @@ public struct FraudAdmin: Sendable {
     /// Sets or clears an override. Keys are `prefix:+…` or `country:XX`.
     public func setOverride(key: String, action: FraudAction?) throws {
         guard Self.isValidKey(key) else {
-            throw VerifyError(.invalidRequest, "key must be prefix:+DIGITS or country:XX, optionally followed by @whatsapp or @call", details: ["field": "key"])
+            throw VerifyError(.invalidRequest, "key must be prefix:+DIGITS or country:XX, optionally followed by @whatsapp or @call and by ~ACCOUNT (a Twilio-compatible account's own key)", details: ["field": "key"])
         }
         let now = clock.now()
         try store.write { tx in try tx.setFraudOverride(key: key, action: action, now: now) }
     }
 
     public static func isValidKey(_ whole: String) -> Bool {
-        // A channel's own keys end in `@whatsapp` or `@call` (docs/ABUSE.md).
+        // A tenant's keys end in `~ACCOUNT`, a channel's own in `@whatsapp` or `@call` (docs/ABUSE.md).
         var key = Substring(whole)
+        if let tilde = key.lastIndex(of: "~") {
+            let tenant = key[key.index(after: tilde)...]
+            guard (1...64).contains(tenant.count), tenant.allSatisfy(ASCII.isAlphanumeric) else { return false }
+            key = key[..<tilde]
+        }
         if let at = key.lastIndex(of: "@") {
             guard ["whatsapp", "call"].contains(key[key.index(after: at)...]) else { return false }
             key = key[..<at]

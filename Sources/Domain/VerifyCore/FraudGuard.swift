@@ -10,10 +10,18 @@ public struct FraudGuard: Sendable {
         self.policy = policy
     }
 
-    /// The keys a number is judged by: its destination block and its country.
-    public static func keys(prefix: String, region: String, channel: Channel = .sms) -> [String] {
-        let suffix = channel == .sms ? "" : "@" + channel.rawValue
+    /// The keys a number is judged by: its destination block and its country. A tenant's (a
+    /// Twilio-compatible account's) keys end in `~ACCOUNT`: its traffic pauses only its own sends
+    /// (docs/ABUSE.md, "A tenant is one client").
+    public static func keys(prefix: String, region: String, channel: Channel = .sms, tenant: String? = nil) -> [String] {
+        let suffix = (channel == .sms ? "" : "@" + channel.rawValue) + (tenant.map { "~" + $0 } ?? "")
         return ["prefix:" + prefix + suffix, "country:" + region + suffix]
+    }
+
+    /// The destination a tenant's key judges (`prefix:+…~AC…` → `prefix:+…`), whose operator
+    /// decisions apply to every tenant; nil for a key of no tenant.
+    static func destination(of key: String) -> String? {
+        key.firstIndex(of: "~").map { String(key[..<$0]) }
     }
 
     /// Where the counters `assess` reads begin (`nil` when the guard is off).
@@ -35,7 +43,9 @@ public struct FraudGuard: Sendable {
         func make(_ state: FraudVerdict.State, _ reason: String) -> FraudVerdict {
             FraudVerdict(key: key, state: state, reason: reason, sent: counts.sent, approved: counts.approved)
         }
-        switch try tx.fraudOverride(key: key) {
+        // An operator's decision on a destination holds for every tenant's traffic to it.
+        let override = try Self.destination(of: key).flatMap { try tx.fraudOverride(key: $0) } ?? tx.fraudOverride(key: key)
+        switch override {
         case .allow: return make(.allowed, "allowed by an operator")
         case .block: return make(.blocked, "blocked by an operator")
         case nil: break
@@ -52,9 +62,13 @@ public struct FraudGuard: Sendable {
             let region = String(key.dropFirst("country:".count))
             let blocks = try distinctCount(Self.anomalousBlocksKey(region), since: since, in: tx)
             let networks = try distinctCount(Self.clientsKey(region), since: since, in: tx)
+            // Sends to anomalous blocks are those blocks' to answer for (each is held to its
+            // usual volume): the country pauses only for a surge they cannot explain.
+            let unexplained = max(0, counts.sent - (try distinctCount(Self.anomalousSendsKey(region), since: since, in: tx)))
             let facts = "\(counts.sent) sends in the last \(policy.window / 60) min, \(percent) % confirmed, "
-                + "volume \(Self.describe(surge)) its baseline; \(blocks) anomalous blocks, \(networks) client networks"
-            if counts.sent >= policy.countryMinSends, blocks >= policy.countryBlocks, networks >= policy.countryClients {
+                + "volume \(Self.describe(surge)) its baseline; \(blocks) anomalous blocks, \(counts.sent - unexplained) sends to them, "
+                + "\(networks) client networks"
+            if unexplained >= policy.countryMinSends, blocks >= policy.countryBlocks, networks >= policy.countryClients {
                 return make(.paused, "too few codes to this country are confirmed: " + facts)
             }
             return make(.watched, "conversion in this country is low: " + facts)
@@ -108,10 +122,16 @@ public struct FraudGuard: Sendable {
     /// once per window (`noteDistinct`).
     static func anomalousBlocksKey(_ region: String) -> String { "anomalous_blocks:" + region }
     static func clientsKey(_ region: String) -> String { "clients:" + region }
+    /// Sends in the window to the country's anomalous blocks (each block's earlier sends are
+    /// added when it first turns anomalous).
+    static func anomalousSendsKey(_ region: String) -> String { "anomalous_sends:" + region }
 
     /// The network a client counts as for "many clients": its IPv4 /24 or IPv6 /48 (one home
     /// connection commonly holds 256 IPv6 /64s, and one host a few neighbouring IPv4 addresses).
     static func network(of client: String) -> String {
+        // A Twilio-compatible account is one client, whatever `DeviceIp` values it names
+        // (`ACCOUNT/ip`, or the server caller `server-caller:ACCOUNT`).
+        if let tenant = AbuseProtection.tenant(ofClient: client) { return "tenant:" + tenant }
         if client.hasSuffix("::/64") {
             let groups = client.dropLast("::/64".count).split(separator: ":", omittingEmptySubsequences: false)
             return groups.prefix(3).joined(separator: ":") + "::/48"
@@ -127,25 +147,38 @@ public struct FraudGuard: Sendable {
         try tx.fraudCounts(key: key, since: since).sent
     }
 
-    /// Counts `member` in the distinct set `set` unless it was counted within the window.
-    func noteDistinct(_ set: String, member: String, now: Date, in tx: any StoreTransaction) throws {
+    /// Counts `member` in the distinct set `set` unless it was counted within the window; true
+    /// when it is new.
+    @discardableResult
+    func noteDistinct(_ set: String, member: String, now: Date, in tx: any StoreTransaction) throws -> Bool {
         let seen = "seen:" + set + "|" + member
         let since = now.addingTimeInterval(-TimeInterval(policy.window))
-        guard try tx.fraudCounts(key: seen, since: since).sent == 0 else { return }
+        guard try tx.fraudCounts(key: seen, since: since).sent == 0 else { return false }
         try tx.addFraudCounts(key: seen, bucket: bucket(now), sent: 1, approved: 0)
         try tx.addFraudCounts(key: set, bucket: bucket(now), sent: 1, approved: 0)
+        return true
     }
 
     /// Records one send to a destination judged `verdicts` from `client`: its counters, and, when
     /// the destination looks anomalous, the distinct blocks and clients its country's verdict needs.
-    public func recordSend(keys: [String], verdicts: [FraudVerdict], client: String, now: Date, in tx: any StoreTransaction) throws {
+    /// `rooms`: where each capped key stood (`room`), whose admitted sends are counted too.
+    public func recordSend(
+        keys: [String], verdicts: [FraudVerdict], rooms: [String: Room] = [:], client: String, now: Date, in tx: any StoreTransaction
+    ) throws {
         guard policy.enabled else { return }
         // The first pair is the channel sent at once; a fallback's pair is judged, not counted.
         let keys = Array(keys.prefix(2))
-        for key in keys { try tx.addFraudCounts(key: key, bucket: bucket(now), sent: 1, approved: 0) }
+        for key in keys {
+            try tx.addFraudCounts(key: key, bucket: bucket(now), sent: 1, approved: 0)
+            if let room = rooms[key] { try recordAdmitted(key, room: room, now: now, in: tx) }
+        }
         guard keys.count == 2, keys[1].hasPrefix("country:") else { return }
         let region = String(keys[1].dropFirst("country:".count))
-        if verdicts.first?.isRisky == true { try noteDistinct(Self.anomalousBlocksKey(region), member: keys[0], now: now, in: tx) }
+        if let block = verdicts.first, block.isRisky {
+            // A block newly anomalous brings its window's earlier sends with it.
+            let new = try noteDistinct(Self.anomalousBlocksKey(region), member: keys[0], now: now, in: tx)
+            try tx.addFraudCounts(key: Self.anomalousSendsKey(region), bucket: bucket(now), sent: 1 + (new ? block.sent : 0), approved: 0)
+        }
         if verdicts.contains(where: \.isRisky) {
             try noteDistinct(Self.clientsKey(region), member: Self.network(of: client), now: now, in: tx)
         }

@@ -26,6 +26,18 @@ public struct FraudPolicy: Sendable, Equatable {
     public var countryMinSends = 200
     public var countryBlocks = 5
     public var countryClients = 10
+    /// While a block is watched or paused (or a country paused), it admits at most its usual
+    /// volume of unconfirmed codes: those that made it watched plus its baseline sends per window,
+    /// at least this many, so a quiet destination still serves a user (docs/ABUSE.md). A captcha
+    /// only decides who gets them; confirmed codes free them again.
+    public var floor = 3
+    /// Sends per key and window admitted above that volume with device-bound proof (App Attest,
+    /// Play Integrity) or a grant from the customer's backend bound to the number: each costs a
+    /// real device or the customer's own vouching.
+    public var proofRate = 10
+    /// A start whose SMS destination the guard refuses goes out over WhatsApp only, when that
+    /// channel is enabled (`auto` always; a plain SMS start when this is on).
+    public var steerToWhatsApp = true
 
     public init() {}
 }

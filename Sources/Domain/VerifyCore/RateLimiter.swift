@@ -16,11 +16,15 @@ public struct RateLimiter: Sendable {
         public let value: String
         /// Events one request counts (an `auto` start's messages against the spend caps).
         public let cost: Int
+        /// Counted only when a start goes past a number's own quota on a lifted one (the
+        /// requester's share, `phone_requester_send`); listed after the number's subjects.
+        public let whenLifted: Bool
 
-        public init(_ scope: LimitScope, _ value: String, cost: Int = 1) {
+        public init(_ scope: LimitScope, _ value: String, cost: Int = 1, whenLifted: Bool = false) {
             self.scope = scope
             self.value = value
             self.cost = max(1, cost)
+            self.whenLifted = whenLifted
         }
 
         /// The store key of this subject's log for one rule.
@@ -34,22 +38,46 @@ public struct RateLimiter: Sendable {
         /// reported in the RateLimit fields.
         let logs: [(key: String, scope: LimitScope, log: SlidingWindowLog, rule: LimitRule, shown: LimitRule, cost: Int)]
         public internal(set) var pressure: [String] = []
+
+        /// Events of `scope` in the last `window` seconds before `now`, as its logs know them (each
+        /// keeps its own rule's quota of instants): nothing when the scope has no rule.
+        func count(_ scope: LimitScope, within window: Int, now: Date) -> Int {
+            logs.filter { $0.scope == scope }.map { $0.log.count(in: window, now: RateLimiter.millis(now)) }.max() ?? 0
+        }
     }
 
     /// How challenges change the limits of a start that may be asked for one (docs/CHALLENGES.md).
     public struct Lift: Sendable {
         /// Scopes a passed challenge lifts: a number's, a client's and a block's sends.
         public static let scopes: Set<LimitScope> = [.phoneSend, .ipSend, .prefixSend, .whatsappSend, .callSend]
+        /// A number's own quotas, whose lifted share is counted per requester too.
+        public static let numberScopes: Set<LimitScope> = [.phoneSend, .whatsappSend, .callSend]
         /// A passed challenge allows up to `factor` × the quota.
         public let factor: Int
         public let passed: Bool
+        /// The proof is bound to a device (App Attest, Play Integrity) or vouched for by the
+        /// customer's backend (a grant naming the number).
+        public let bound: Bool
         /// Quotas used to this fraction are reported as pressure.
         public let softThreshold: Double
 
-        public init(factor: Int, passed: Bool, softThreshold: Double) {
+        public init(factor: Int, passed: Bool, bound: Bool = false, softThreshold: Double) {
             self.factor = max(1, factor)
             self.passed = passed
+            self.bound = passed && bound
             self.softThreshold = softThreshold
+        }
+
+        /// What a log keeps: the most any start may reach.
+        func kept(_ rule: LimitRule) -> LimitRule { LimitRule(quota: rule.quota * factor, window: rule.window) }
+
+        /// The quota this start may reach. A captcha lifts a number's own quotas halfway to the
+        /// ceiling: the rest is held for device-bound proof or a grant, so strangers who solve
+        /// every captcha still leave the owner a way in (docs/ABUSE.md).
+        func ceiling(_ rule: LimitRule, scope: LimitScope) -> LimitRule {
+            let full = kept(rule)
+            guard Self.numberScopes.contains(scope), !bound else { return full }
+            return LimitRule(quota: rule.quota + (full.quota - rule.quota) / 2, window: rule.window)
         }
     }
 
@@ -76,13 +104,16 @@ public struct RateLimiter: Sendable {
         var refusal: (scope: LimitScope, report: RateLimitReport)? = try lockout.flatMap { key in
             try lockoutRefusal(key: key, now: now, in: tx).map { (LimitScope.phoneFailedCheck, $0) }
         }
+        // Whether a number's own quota is spent and this start goes on a lifted one.
+        var lifted = false
         for subject in subjects {
+            if subject.whenLifted && !lifted { continue }
             let liftable = lift != nil && Lift.scopes.contains(subject.scope)
             for rule in limits.rules(subject.scope) {
                 let key = subject.key(rule)
                 let log = SlidingWindowLog(events: try tx.limitEvents(key: key))
-                let kept = liftable ? LimitRule(quota: rule.quota * (lift?.factor ?? 1), window: rule.window) : rule
-                let status = log.status(of: kept, now: ms)
+                let kept = liftable ? lift?.kept(rule) ?? rule : rule
+                let status = log.status(of: liftable ? lift?.ceiling(rule, scope: subject.scope) ?? rule : rule, now: ms)
                 // A request of several events needs room for all of them.
                 if (status.remaining < subject.cost) && status.resetSeconds > (refusal?.report.status.resetSeconds ?? -1) {
                     refusal = (subject.scope, RateLimitReport(policy: Self.policyName(subject.scope, rule), status: status))
@@ -90,6 +121,7 @@ public struct RateLimiter: Sendable {
                 if let lift, liftable, status.remaining >= subject.cost {
                     let base = log.status(of: rule, now: ms)
                     if base.remaining < subject.cost {
+                        if Lift.numberScopes.contains(subject.scope) { lifted = true }
                         if !lift.passed { pressure.append(subject.scope.rawValue + "_exhausted") }
                     } else if Double(rule.quota - base.remaining) >= lift.softThreshold * Double(rule.quota) {
                         pressure.append(subject.scope.rawValue + "_soft")
@@ -147,6 +179,8 @@ public struct RateLimiter: Sendable {
         switch scope {
         case .phoneFailedCheck:
             message = "too many incorrect codes for this phone number from this client; try again in \(max(1, report.status.resetSeconds)) s"
+        case .phoneRequesterSend:
+            message = "this client has used its share of codes to this phone number (limit \(report.status.rule)); try again later"
         case .whatsappSend, .callSend:
             let what = scope == .callSend ? "calls" : "WhatsApp messages"
             message = "too many \(what) to this phone number (limit \(report.status.rule)); try again later or ask for another channel"

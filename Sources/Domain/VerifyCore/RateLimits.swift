@@ -25,11 +25,15 @@ public enum LimitScope: String, Sendable, CaseIterable {
     /// which counts every channel (a call costs more than an SMS; docs/ABUSE.md).
     case whatsappSend = "whatsapp_send"
     case callSend = "call_send"
+    /// What one requester (client IP or /64, signed-in user, Twilio-compatible account) may send
+    /// to one number past the number's own quota, with proof (docs/ABUSE.md, "A number's quota is
+    /// no stranger's to spend"): strangers cannot spend the share a passed challenge lifts.
+    case phoneRequesterSend = "phone_requester_send"
 
     /// `details.scope` of a refusal.
     public var refusalScope: String {
         switch self {
-        case .phoneSend, .whatsappSend, .callSend: return "phone"
+        case .phoneSend, .whatsappSend, .callSend, .phoneRequesterSend: return "phone"
         case .ipSend, .ipCheck: return "ip"
         case .prefixSend: return "prefix"
         case .globalSend: return "global"
@@ -73,6 +77,7 @@ public struct RateLimits: Sendable, Equatable {
             .ipChallenge: [LimitRule(quota: 30, window: 600)],
             .whatsappSend: [LimitRule(quota: 5, window: 3600), LimitRule(quota: 10, window: 86_400)],
             .callSend: [LimitRule(quota: 3, window: 3600), LimitRule(quota: 5, window: 86_400)],
+            .phoneRequesterSend: [LimitRule(quota: 2, window: 3600), LimitRule(quota: 3, window: 86_400)],
         ],
         prefixDigits: nil)
 

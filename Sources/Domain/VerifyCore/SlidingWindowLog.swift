@@ -65,7 +65,9 @@ public struct SlidingWindowLog: Sendable, Equatable {
                 }
                 oldest = first
             } else {
-                oldest = events[events.count - used]
+                // Past the quota (a log kept for a lifted quota, judged by a smaller one), a slot
+                // frees when the event that made the count reach the quota leaves.
+                oldest = used >= rule.quota && rule.quota > 0 ? events[events.count - rule.quota] : events[events.count - used]
             }
             reset = Int(max(1, (oldest + Int64(rule.window) * 1000 - now + 999) / 1000))
         }

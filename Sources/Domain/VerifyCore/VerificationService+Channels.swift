@@ -50,20 +50,38 @@ extension VerificationService {
     }
 
     /// Screens a send of `plan` (``screen``); an `auto` plan refused by one channel's own quota
-    /// goes by the channels left, screened again in the same transaction.
+    /// goes by the channels left, and a plan whose SMS destination the fraud guard refuses goes
+    /// over WhatsApp only (`steer`, see ``canSteer``), each screened again in the same transaction.
     func screenCutting(
-        _ plan: ChannelPlan, _ screeningFor: ([Channel]) -> SendScreening, now: Date, in tx: any StoreTransaction
+        _ plan: ChannelPlan, _ screeningFor: ([Channel]) -> SendScreening, steer: Bool = false, now: Date, in tx: any StoreTransaction
     ) throws -> (plan: ChannelPlan, screening: SendScreening, screened: ScreenedSend) {
         var plan = plan
+        var steering = steer && plan.channels.contains(.sms)
         while true {
             let screening = screeningFor(plan.channels)
             do {
-                return (plan, screening, try screen(screening, now: now, in: tx))
+                return (plan, screening, try screen(screening, steering: steering, now: now, in: tx))
             } catch let error as VerifyError {
+                if steering, error.steerable {
+                    // WhatsApp only, no SMS fallback: the attacker earns nothing, the owner gets a code.
+                    plan = ChannelPlan(requested: plan.requested, channels: [.whatsapp])
+                    steering = false
+                    continue
+                }
                 guard let cut = Self.cut(plan, by: error) else { throw error }
                 plan = cut
+                steering = steering && plan.channels.contains(.sms)
             }
         }
+    }
+
+    /// Whether a start or resend of `plan` for `purpose` may go over WhatsApp instead when the
+    /// fraud guard refuses its SMS destination (docs/ABUSE.md, "Steering"): WhatsApp is enabled,
+    /// and the client asked for `auto`, or for SMS with `PHONE_VERIFY_FRAUD_STEER=whatsapp`. The
+    /// Twilio-compatible API sends what its caller asked for.
+    func canSteer(_ plan: ChannelPlan, purpose: Purpose) -> Bool {
+        guard policy.channels.enabled.contains(.whatsapp), !purpose.isTwilioCompat, plan.channels.contains(.sms) else { return false }
+        return plan.requested == "auto" || (plan.requested == Channel.sms.rawValue && protection.fraud.policy.steerToWhatsApp)
     }
 
     /// An `auto` plan without the channel whose own quota (`whatsapp_send`, `call_send`) refused

@@ -79,16 +79,20 @@ extension VerificationService {
             let screeningFor = { (channels: [Channel]) -> SendScreening in
                 SendScreening(
                     subjects: protection.sendSubjects(
-                        phone: v.phoneNumber, client: clientIP, user: user, stepUp: stepUp, testNumber: testCode != nil, channels: channels),
+                        phone: v.phoneNumber, client: clientIP, user: user, stepUp: stepUp, testNumber: testCode != nil, channels: channels,
+                        shareOf: proof.passed ? requester ?? AbuseProtection.requester(client: clientIP, user: user) : nil),
                     lockoutKey: protection.lockoutKey(phone: v.phoneNumber, client: clientIP, user: user, requester: requester),
-                    fraudKeys: testCode == nil ? protection.fraudKeys(phone: v.phoneNumber, region: v.region, channels: channels) : [],
+                    fraudKeys: testCode == nil
+                        ? protection.fraudKeys(phone: v.phoneNumber, region: v.region, channels: channels, requester: requester) : [],
                     judged: testCode == nil && !stepUp,
                     challengeable: testCode == nil && v.purpose == .signIn && service.challenges.isActive && purposes.contains(.signIn),
                     outcome: proof, client: clientIP)
             }
             // As on start: an `auto` plan refused by one channel's own quota goes by the others.
-            let screenedPlan = try service.screenCutting(plan, screeningFor, now: now, in: tx)
+            let steer = testCode == nil && service.canSteer(plan, purpose: v.purpose)
+            let screenedPlan = try service.screenCutting(plan, screeningFor, steer: steer, now: now, in: tx)
             let (screening, screened) = (screenedPlan.screening, screenedPlan.screened)
+            let steered = plan.channels.contains(.sms) && !screenedPlan.plan.channels.contains(.sms)
             plan = screenedPlan.plan
             v.sends += testCode == nil ? plan.channels.count : 1
             v.channel = plan.first.rawValue
@@ -104,8 +108,11 @@ extension VerificationService {
                 for fallback in service.fallbackMessages(after: first, plan: plan, now: now) { try tx.enqueue(fallback) }
             }
             try tx.update(v)
-            return StartOutcome(verification: v, replayed: false, rateLimit: report)
+            var outcome = StartOutcome(verification: v, replayed: false, rateLimit: report)
+            outcome.steered = steered
+            return outcome
         } }
+        if outcome.steered { events.record(.steered) }
         notifier.messagesSuperseded(verificationID: id)
         notifier.messagesQueued()
         return outcome
@@ -162,7 +169,8 @@ extension VerificationService {
                 // A test number's or a caller-chosen code's approval proves nothing about the phone.
                 if !isTestNumber && v.purpose != .twilioCompatCustomCode {
                     try protection.fraud.recordApproval(
-                        keys: protection.fraudKeys(phone: v.phoneNumber, region: v.region, channels: [Channel(rawValue: v.channel) ?? .sms]),
+                        keys: protection.fraudKeys(
+                            phone: v.phoneNumber, region: v.region, channels: [Channel(rawValue: v.channel) ?? .sms], requester: requester),
                         now: now, in: tx)
                 }
                 return (.success(ApprovedCheck(verification: v, credential: nil, rateLimit: report)), v.region)

@@ -20,35 +20,56 @@ struct SendScreening {
 struct ScreenedSend {
     let admission: RateLimiter.Admission
     let verdicts: [FraudVerdict]
+    /// Where each capped fraud key stood (`FraudGuard.room`): its admitted sends are counted.
+    var rooms: [String: FraudGuard.Room] = [:]
 }
 
 extension VerificationService {
     /// Why a start may need a challenge, from a passed or failed challenge to a refusal. Throws
-    /// the refusal (rate limit, fraud, `challenge_required`, `challenge_failed`).
-    func screen(_ s: SendScreening, now: Date, in tx: any StoreTransaction) throws -> ScreenedSend {
+    /// the refusal (rate limit, fraud, `challenge_required`, `challenge_failed`). `steering`: an
+    /// SMS destination the guard refuses throws a steerable refusal, and the caller sends over
+    /// WhatsApp instead (`screenCutting`).
+    func screen(_ s: SendScreening, steering: Bool = false, now: Date, in tx: any StoreTransaction) throws -> ScreenedSend {
         let gate = s.challengeable && challenges.isActive
         let lift = gate
-            ? RateLimiter.Lift(factor: challengePolicy.liftFactor, passed: s.outcome.passed, softThreshold: challengePolicy.softThreshold)
+            ? RateLimiter.Lift(
+                factor: challengePolicy.liftFactor, passed: s.outcome.passed, bound: s.outcome.isBound, softThreshold: challengePolicy.softThreshold)
             : nil
         let admission = try protection.limiter.admit(s.subjects, now: now, in: tx, lockout: s.lockoutKey, lift: lift)
         var reasons = admission.pressure
         var verdicts: [FraudVerdict] = []
+        var rooms: [String: FraudGuard.Room] = [:]
         if s.judged {
-            verdicts = try protection.fraud.assess(keys: s.fraudKeys, now: now, in: tx)
-            for verdict in verdicts {
-                switch verdict.state {
-                case .blocked:
-                    throw try protection.fraud.refusal(verdict, now: now, in: tx)
-                case .paused:
-                    eventRecorder?.notePause(verdict, at: now)
-                    // A paused destination asks for proof instead of refusing, when proof can be asked.
-                    guard gate else { throw try protection.fraud.refusal(verdict, now: now, in: tx) }
-                    reasons.append(verdict.key.hasPrefix("country:") ? "country_paused" : "block_paused")
-                case .watched:
-                    reasons.append(verdict.key.hasPrefix("country:") ? "country_watched" : "block_watched")
-                case .normal, .allowed:
+            let fraud = protection.fraud
+            verdicts = try fraud.assess(keys: s.fraudKeys, now: now, in: tx)
+            for verdict in verdicts where verdict.state != .normal && verdict.state != .allowed {
+                let place = verdict.key.hasPrefix("country:") ? "country" : "block"
+                if verdict.state == .blocked { throw try fraud.refusal(verdict, now: now, in: tx) }
+                if verdict.state == .paused { eventRecorder?.notePause(verdict, at: now) }
+                let sms = !verdict.key.contains("@")
+                // A paused SMS destination goes over WhatsApp, when this start can.
+                if verdict.state == .paused, steering, sms { throw try fraud.refusal(verdict, now: now, in: tx) }
+                // Held to its usual volume, whatever proof the start carries (docs/ABUSE.md).
+                let room = try fraud.room(
+                    verdict, boundProof: s.outcome.isBound, ownSends: admission.count(.phoneSend, within: fraud.policy.window, now: now),
+                    now: now, in: tx)
+                switch room {
+                case .full(let limit, let wait):
+                    let full = fraud.fullRefusal(verdict, limit: limit, retryAfter: wait)
+                    if steering && sms { throw full }
+                    // Only device-bound proof or a grant goes further: ask for it when it is offered.
+                    if gate, challenges.offersBoundProof, !s.outcome.isBound {
+                        throw challenges.required(reasons: [place + "_full"], boundOnly: true)
+                    }
+                    throw full
+                case .within, .proof:
+                    rooms[verdict.key] = room
+                case .uncapped:
                     break
                 }
+                // Within its volume, a pause refuses unless proof can be asked (or was given on a device).
+                if verdict.state == .paused && !gate && room != .proof { throw try fraud.refusal(verdict, now: now, in: tx) }
+                if room != .proof { reasons.append(place + (verdict.state == .paused ? "_paused" : "_watched")) }
             }
         }
         if gate {
@@ -56,14 +77,15 @@ extension VerificationService {
             let needed = challenges.mode == .always || !reasons.isEmpty
             if needed, !s.outcome.passed { throw challenges.required(reasons: reasons.isEmpty ? ["always"] : reasons) }
         }
-        return ScreenedSend(admission: admission, verdicts: verdicts)
+        return ScreenedSend(admission: admission, verdicts: verdicts, rooms: rooms)
     }
 
     /// Records a screened send: its limits' events and the fraud guard's counters.
     func record(_ screened: ScreenedSend, _ s: SendScreening, now: Date, in tx: any StoreTransaction) throws -> RateLimitReport? {
         let report = try protection.limiter.record(screened.admission, now: now, in: tx)
         if !s.fraudKeys.isEmpty {
-            try protection.fraud.recordSend(keys: s.fraudKeys, verdicts: screened.verdicts, client: s.client, now: now, in: tx)
+            try protection.fraud.recordSend(
+                keys: s.fraudKeys, verdicts: screened.verdicts, rooms: screened.rooms, client: s.client, now: now, in: tx)
         }
         return report
     }

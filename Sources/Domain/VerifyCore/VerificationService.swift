@@ -48,6 +48,8 @@ public struct StartOutcome: Sendable, Equatable {
     public let replayed: Bool
     /// The limit closest to refusing, for the response's RateLimit fields.
     public let rateLimit: RateLimitReport?
+    /// The fraud guard refused the SMS destination and the code went over WhatsApp instead.
+    public internal(set) var steered = false
 }
 
 /// The answer to a successful check.
@@ -178,13 +180,18 @@ public struct VerificationService: Sendable {
         let challenge = message == nil ? .none : try checkChallenge(
             request.challenge, purpose: request.purpose, action: "start", phone: number.e164, client: request.clientIP, now: now)
         let clientIP = request.clientIP
+        let requester = request.requester
+        let shareOf = request.requester ?? AbuseProtection.requester(client: clientIP, user: user)
         let challengeable = message != nil && request.purpose == .signIn
+        let steer = message != nil && canSteer(plan, purpose: request.purpose)
         let screeningFor = { @Sendable (channels: [Channel]) -> SendScreening in
             SendScreening(
                 subjects: protection.sendSubjects(
-                    phone: number.e164, client: clientIP, user: user, stepUp: stepUp, testNumber: message == nil, channels: channels),
+                    phone: number.e164, client: clientIP, user: user, stepUp: stepUp, testNumber: message == nil, channels: channels,
+                    shareOf: challenge.passed ? shareOf : nil),
                 lockoutKey: lockoutKey,
-                fraudKeys: message == nil ? [] : protection.fraudKeys(phone: number.e164, region: number.region, channels: channels),
+                fraudKeys: message == nil
+                    ? [] : protection.fraudKeys(phone: number.e164, region: number.region, channels: channels, requester: requester),
                 // A step-up challenge goes to a factor the user proved to hold: the pumping guard
                 // judges strangers' destinations, not it (its sends and approvals are still counted).
                 judged: message != nil && !stepUp, challengeable: challengeable, outcome: challenge, client: clientIP)
@@ -204,7 +211,7 @@ public struct VerificationService: Sendable {
                 return StartOutcome(verification: record.snapshot, replayed: true, rateLimit: nil)
             }
             // An `auto` plan refused by one channel's own quota goes by the channels left.
-            let (current, screening, screened) = try screenCutting(plan, screeningFor, now: now, in: tx)
+            let (current, screening, screened) = try screenCutting(plan, screeningFor, steer: steer, now: now, in: tx)
             let send = current == plan
                 ? initial : planned(current, verification: verification, message: message, fallbackIDs: fallbackIDs, now: now)
             let report = try record(screened, screening, now: now, in: tx)
@@ -219,8 +226,11 @@ public struct VerificationService: Sendable {
                     key: scopedKey, fingerprint: fingerprint, verificationID: id, snapshot: v,
                     createdAt: now))
             }
-            return StartOutcome(verification: v, replayed: false, rateLimit: report)
+            var outcome = StartOutcome(verification: v, replayed: false, rateLimit: report)
+            outcome.steered = plan.channels.contains(.sms) && !current.channels.contains(.sms)
+            return outcome
         } }
+        if outcome.steered { events.record(.steered) }
         if !outcome.replayed {
             if let queued {
                 var first = queued.message

@@ -41,6 +41,9 @@ public struct VerifyError: Error, Sendable, Equatable {
     /// Why, for the service's own metrics and tests, never shown to the client (e.g. why a
     /// challenge was asked: telling a stranger would reveal a number's activity).
     public var reasons: [String] = []
+    /// A fraud refusal of an SMS destination that a start may escape by going over WhatsApp
+    /// instead (docs/ABUSE.md, "Steering"); never shown to the client.
+    public var steerable = false
 
     public init(
         _ code: ErrorCode, _ message: String, details: [String: JSONValue] = [:], retryAfter: Int? = nil,
