@@ -56,7 +56,9 @@ struct ReplicaTests {
         let outcomes = Collector<Outcome>()
         onThreads(60) { i in
             outcomes.append(Outcome {
-                _ = try pair.service(i).start(StartRequest(phoneNumber: "+1555555\(String(format: "%04d", i))", clientIP: "192.0.2.9"))
+                // One number in each of 60 blocks: the fraud guard holds one block's unconfirmed
+                // codes to its usual volume, which is not what this test counts.
+                _ = try pair.service(i).start(StartRequest(phoneNumber: "+1555\(String(format: "%03d", i))0100", clientIP: "192.0.2.9"))
             })
         }
         let all = outcomes.values

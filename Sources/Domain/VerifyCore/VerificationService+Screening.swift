@@ -67,8 +67,10 @@ extension VerificationService {
                 case .uncapped:
                     break
                 }
-                // Within its volume, a pause refuses unless proof can be asked (or was given on a device).
-                if verdict.state == .paused && !gate && room != .proof { throw try fraud.refusal(verdict, now: now, in: tx) }
+                // Within its volume, a pause refuses unless proof can be asked. A WhatsApp key (not
+                // held to a volume) is never refused by the guard's own verdict: nobody earns from
+                // pumping it, and it is where an attacked block's users are steered.
+                if verdict.state == .paused && !gate && room == .within { throw try fraud.refusal(verdict, now: now, in: tx) }
                 if room != .proof { reasons.append(place + (verdict.state == .paused ? "_paused" : "_watched")) }
             }
         }
