@@ -1,5 +1,6 @@
 """Who may reach what on the real binary: development endpoints, scoped API keys, /metrics."""
 import base64
+import json
 import os
 import subprocess
 import urllib.parse
@@ -42,6 +43,20 @@ def production_env(data_dir):
         "PHONE_VERIFY_WEBHOOK_SECRET": "whsec_" + base64.b64encode(b"0123456789abcdef0123456789abcdef").decode(),
     }
 
+
+def test_production_names_the_missing_proof_at_start_and_in_config_check(data_dir):
+    """docs/ABUSE.md, "Without a provider": no challenge provider is a warning, not a refusal."""
+    env = production_env(data_dir)
+    checked = subprocess.run([BINARY, "config", "check"], env=dict(os.environ, **env),
+                             capture_output=True, text=True, timeout=30)
+    report = json.loads(checked.stdout)
+    assert report["valid"] is True, report["problems"]
+    assert any("no challenge provider is configured" in w for w in report["warnings"]), report["warnings"]
+    server = Server(data_dir, env).start()
+    try:
+        assert any("no challenge provider is configured" in line for line in server.stderr_lines + server.stdout_lines)
+    finally:
+        server.stop()
 
 def test_dev_endpoints_answer_loopback_clients_only(data_dir):
     # The proxy on 127.0.0.1 is trusted, so X-Forwarded-For names the real client.

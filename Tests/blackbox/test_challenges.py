@@ -100,6 +100,79 @@ def test_strangers_using_up_a_number_leave_the_owner_a_challenge_not_an_hour(dat
         server.stop()
 
 
+def grant(phone, secret, issuer="https://backend.example.test", audience="pv"):
+    import time
+    import uuid
+    import jwt
+    now = int(time.time())
+    return jwt.encode({"iss": issuer, "aud": audience, "phone_number": phone, "action": "start",
+                       "iat": now, "exp": now + 120, "jti": str(uuid.uuid4())}, secret, algorithm="HS256")
+
+
+def test_a_captcha_farm_cannot_spend_the_owners_last_way_in(data_dir, turnstile):
+    """Issue 26: ten starts with fresh captcha tokens used to block the owner's solved captcha and
+    a valid grant for an hour. The captcha tier is bounded and counted per requester; a grant
+    from the customer's backend still starts (docs/ABUSE.md)."""
+    secret = "s" * 40
+    env = dict(turnstile.env(), PHONE_VERIFY_TRUSTED_PROXIES="127.0.0.1/32", PHONE_VERIFY_CHALLENGE_PROVIDERS="turnstile,grant",
+               PHONE_VERIFY_GRANT_ISSUER="https://backend.example.test", PHONE_VERIFY_GRANT_AUDIENCE="pv",
+               PHONE_VERIFY_GRANT_HS256_SECRET=secret)
+    server = Server(data_dir, env).start()
+    try:
+        outcomes = []
+        for n in range(1, 11):
+            status, _, body = start(server, PHONE, ip="203.0.113.%d" % n)
+            if status == 403 and body["error"]["code"] == "challenge_required":
+                status, _, body = start(server, PHONE, {"provider": "turnstile", "token": turnstile.issue()}, ip="203.0.113.%d" % n)
+            outcomes.append(status)
+        # Captchas reach 7 an hour (5, and half of what the lift adds), whoever solves them.
+        assert outcomes.count(201) == 7, outcomes
+        status, headers, body = start(server, PHONE, {"provider": "turnstile", "token": turnstile.issue()}, ip="198.51.100.7")
+        assert status == 429 and body["error"]["details"]["scope"] == "phone", body
+        assert 0 < int(headers["Retry-After"]) <= 3600
+        # The owner's backend vouches for the number: it starts past what the farm spent.
+        status, _, started = start(server, PHONE, {"provider": "grant", "token": grant(PHONE, secret)}, ip="198.51.100.7")
+        assert status == 201, started
+        code = server.wait_for_code(started["id"], PHONE)
+        status, _, _ = server.request("POST", "/v1/verifications/%s/check" % started["id"], {"code": code},
+                                      headers={"X-Forwarded-For": "198.51.100.7"})
+        assert status == 200
+    finally:
+        server.stop()
+
+
+def test_a_farm_meets_the_blocks_usual_volume_and_its_users_are_steered(data_dir, turnstile):
+    """A farm that solves every captcha gets a watched block's usual volume (3 + 3 codes with no
+    history), then SMS to the block is steered to WhatsApp: its users still sign in."""
+    env = dict(turnstile.env(), PHONE_VERIFY_TRUSTED_PROXIES="127.0.0.1/32", PHONE_VERIFY_CHANNELS="sms,whatsapp")
+    server = Server(data_dir, env).start()
+    try:
+        channels = []
+        for n in range(10):
+            phone, ip = "+1415555%04d" % (1000 + n), "203.0.113.%d" % (n + 1)
+            status, _, body = start(server, phone, ip=ip)
+            if status == 403:
+                status, _, body = start(server, phone, {"provider": "turnstile", "token": turnstile.issue()}, ip=ip)
+            assert status == 201, body
+            channels.append(body["channel"])
+        assert channels == ["sms"] * 6 + ["whatsapp"] * 4
+        # A user of the block: steered, the code comes over WhatsApp, and the sign-in works.
+        phone = "+14155559876"
+        status, _, body = start(server, phone, ip="198.51.100.9")
+        if status == 403:
+            status, _, body = start(server, phone, {"provider": "turnstile", "token": turnstile.issue()}, ip="198.51.100.9")
+        assert status == 201 and body["channel"] == "whatsapp", body
+        code = server.wait_for_code(body["id"], phone)
+        assert server.request("POST", "/v1/verifications/%s/check" % body["id"], {"code": code},
+                              headers={"X-Forwarded-For": "198.51.100.9"})[0] == 200
+        import urllib.request
+        with urllib.request.urlopen(server.base + "/metrics", timeout=5) as resp:
+            steered = [line for line in resp.read().decode().splitlines() if line.startswith("phoneverify_fraud_steered_total")]
+        assert steered and float(steered[0].rsplit(" ", 1)[1]) >= 5, steered
+    finally:
+        server.stop()
+
+
 @pytest.mark.parametrize("challenge,field", [
     ("turnstile", "challenge"),
     ({"provider": "turnstile"}, "challenge.token"),

@@ -38,6 +38,7 @@ def test_config_check_redacts_secrets_and_reports_problems(data_dir):
     assert report["valid"] is False
     assert any(p.startswith("PHONE_VERIFY_CODE_LENGTH") for p in report["problems"])
     assert "PHONE_VERIFY_CODE_LENGHT" in report["unknown_variables"]
+    assert report["warnings"] == []  # development: nothing to warn about
 
 
 def test_config_check_reads_the_key_file_and_names_the_real_store(data_dir):

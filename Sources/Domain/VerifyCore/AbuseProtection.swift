@@ -87,10 +87,7 @@ public struct AbuseProtection: Sendable {
         // The spend caps count messages: an `auto` start may cost one per channel of its plan.
         let messages = channels.count
         if !Self.isServerCaller(client) { subjects.append(.init(.ipSend, client.isEmpty ? "unknown" : client, cost: messages)) }
-        // A block's quota guards against pumping, which WhatsApp does not pay: its messages do not
-        // count, so an attacked block's users steered to WhatsApp still get through.
-        let pumpable = channels.filter { $0 != .whatsapp }.count
-        if !stepUp, pumpable > 0 { subjects.append(.init(.prefixSend, limiter.limits.prefix(of: phone), cost: pumpable)) }
+        if !stepUp { subjects.append(.init(.prefixSend, limiter.limits.prefix(of: phone), cost: messages)) }
         subjects.append(.init(.globalSend, "all", cost: messages))
         return subjects
     }
