@@ -109,6 +109,17 @@ import VerifyTesting
         #expect(try start(u, 7, channel: "auto").verification.channel == "whatsapp")
     }
 
+    /// A resend to a block that filled up since its start is steered as a start is.
+    @Test func aResendIsSteeredToo() throws {
+        let t = try service(providers: [], channels: [.sms, .whatsapp])
+        let first = try start(t, 0).verification
+        for n in 1..<6 { _ = try start(t, n) }
+        t.clock.advance(31)
+        let resent = try t.service.resend(id: first.id, clientIP: "203.0.113.0")
+        #expect(resent.steered && resent.verification.channel == "whatsapp")
+        #expect(t.store.messages.last?.channel == .whatsapp)
+    }
+
     /// A paused SMS destination is steered too, even within its volume.
     @Test func aPausedBlockIsSteered() throws {
         var fraud = FraudPolicy()
