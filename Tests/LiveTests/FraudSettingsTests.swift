@@ -9,7 +9,7 @@ import VerifyCore
     @Test func defaultsAndOverrides() throws {
         let defaults = try Configuration.load(environment: [:])
         #expect(defaults.fraud.floor == 3 && defaults.fraud.proofRate == 10 && defaults.fraud.steerToWhatsApp)
-        #expect(defaults.limits.rules(.phoneRequesterSend) == [LimitRule(quota: 2, window: 3600), LimitRule(quota: 3, window: 86_400)])
+        #expect(defaults.limits.rules(.phoneRequesterSend) == [LimitRule(quota: 1, window: 3600), LimitRule(quota: 2, window: 86_400)])
         let set = try Configuration.load(environment: [
             "PHONE_VERIFY_FRAUD_FLOOR": "5", "PHONE_VERIFY_FRAUD_PROOF_RATE": "0", "PHONE_VERIFY_FRAUD_STEER": "OFF",
         ])

@@ -10,7 +10,7 @@ import VerifyTesting
     static let limits = "prefix_send=off;phone_send=off;ip_send=off;global_send=off"
 
     func service(
-        _ fraud: FraudPolicy = FraudPolicy(), providers: [String] = ["fake", "grant"], channels: Set<Channel> = [.sms]
+        _ fraud: FraudPolicy = FraudPolicy(), providers: [String] = ["fake", "app_attest", "grant"], channels: Set<Channel> = [.sms]
     ) throws -> TestService {
         var policy = VerificationPolicy()
         policy.channels.enabled = channels
@@ -33,7 +33,8 @@ import VerifyTesting
     }
 
     /// The farm's case: every start solves a captcha, yet the block admits only the codes that
-    /// made it watched and its floor; then only a grant passes, at the proof rate.
+    /// made it watched and its floor; then only device-bound proof passes, at the proof rate, and a
+    /// grant, which the customer's backend vouches for, without spending that rate.
     @Test func aWatchedBlockAdmitsItsUsualVolumeWhateverCaptcha() throws {
         var fraud = FraudPolicy()
         fraud.proofRate = 1
@@ -45,21 +46,22 @@ import VerifyTesting
         let asked = refusal { _ = try start(t, 6, "pass-6") }
         #expect(asked?.code == .challengeRequired)
         #expect(asked?.reasons == ["block_full"])
-        #expect(asked?.details["providers"] == [["name": "grant", "site_key": "site-grant"]])
-        _ = try start(t, 6, "bound", provider: "grant")
-        let full = refusal { _ = try start(t, 7, "bound", provider: "grant") }
+        #expect(asked?.details["providers"] == [["name": "app_attest", "site_key": "site-app_attest"], ["name": "grant", "site_key": "site-grant"]])
+        _ = try start(t, 6, "bound", provider: "app_attest")
+        let full = refusal { _ = try start(t, 7, "bound", provider: "app_attest") }
         #expect(full?.code == .suspectedFraud)
         #expect(full?.details["scope"] == "prefix")
         #expect(full?.retryAfter == 3601)
         #expect(full?.rateLimit?.status.rule == LimitRule(quota: 6, window: 3600))
-        #expect(t.store.messages.count == 7)
-        // Confirmed codes free the volume again: the block's own users keep it open (7 sent, so
-        // two confirmations leave 5 unconfirmed).
-        for n in 3..<5 {
+        for n in 8..<10 { _ = try start(t, n, "bound", provider: "grant") }
+        #expect(t.store.messages.count == 9)
+        // Confirmed codes free the volume again: the block's own users keep it open (9 sent, so
+        // four confirmations leave 5 unconfirmed).
+        for n in 3..<7 {
             let v = t.store.messages[n].verificationID
             _ = try t.service.check(id: v, code: try t.lastCode(for: v), clientIP: "203.0.113.\(n)")
         }
-        _ = try start(t, 8, "pass-8")
+        _ = try start(t, 10, "pass-10")
     }
 
     /// Without a provider the same volume is admitted first come, then refused, and a pause
@@ -133,19 +135,40 @@ import VerifyTesting
         #expect(refusal { _ = try start(t, 4) }?.code == .suspectedFraud)
     }
 
-    /// The guard's own verdict never refuses WhatsApp (nobody earns from pumping it; an attacked
-    /// block's users are steered there); an operator's block does.
-    @Test func whatsAppIsNeverRefusedByTheGuardsOwnVerdict() throws {
+    /// The WhatsApp a refused SMS destination is steered to is never refused by the guard's own
+    /// verdict (nobody earns from pumping it); WhatsApp asked for directly is judged as before, and
+    /// an operator's block refuses both.
+    @Test func steeredWhatsAppIsNeverRefusedByTheGuardsOwnVerdict() throws {
         var fraud = FraudPolicy()
         fraud.minSends = 3
-        var policy = VerificationPolicy()
-        policy.channels.enabled = [.sms, .whatsapp]
-        let t = TestService(policy: policy, protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: Self.limits + ";whatsapp_send=off"), fraud: fraud))
-        for n in 0..<10 { _ = try start(t, n, channel: "whatsapp") }
-        let verdicts = try FraudAdmin(store: t.store, clock: t.clock, policy: fraud).verdicts()
-        #expect(verdicts.first { $0.stat.key == "prefix:+1666555@whatsapp" }?.verdict.state == .paused)
+        fraud.watchSends = 100
+        let t = try service(fraud, providers: [], channels: [.sms, .whatsapp])
+        for n in 0..<3 { _ = try start(t, n, channel: "whatsapp") }
+        #expect(refusal { _ = try start(t, 3, channel: "whatsapp") }?.code == .suspectedFraud)
+        for n in 4..<7 { _ = try start(t, n) }
+        // The SMS block is paused too: steered to the paused WhatsApp key, and admitted.
+        #expect(try start(t, 7).verification.channel == "whatsapp")
         try FraudAdmin(store: t.store, clock: t.clock, policy: fraud).setOverride(key: "prefix:+1666555@whatsapp", action: .block)
-        #expect(refusal { _ = try start(t, 13, channel: "whatsapp") }?.code == .suspectedFraud)
+        #expect(refusal { _ = try start(t, 8) }?.code == .suspectedFraud)
+    }
+
+    /// A call key past its volume cuts the call from an `auto` plan, never SMS with it; a risky
+    /// destination's `auto` plan keeps no SMS or call fallback.
+    @Test func aCappedCallKeyCutsOnlyTheCall() throws {
+        var policy = VerificationPolicy()
+        policy.channels.enabled = [.sms, .whatsapp, .call]
+        policy.channels.autoEnabled = true
+        policy.channels.autoOrder = [.sms, .call]
+        let limits = try RateLimits.defaults.overridden(by: Self.limits + ";call_send=off")
+        let t = TestService(policy: policy, protection: AbuseProtection(limits: limits))
+        for n in 0..<6 { _ = try start(t, n, channel: "call") }
+        let auto = try start(t, 6, channel: "auto")
+        #expect(auto.verification.channel == "sms" && auto.verification.sends == 1)
+        policy.channels.autoOrder = [.whatsapp, .sms]
+        let u = TestService(policy: policy, protection: AbuseProtection(limits: try RateLimits.defaults.overridden(by: Self.limits)))
+        for n in 0..<3 { _ = try start(u, n, channel: "whatsapp") }
+        let risky = try start(u, 3, channel: "auto")
+        #expect(u.store.messages.filter { $0.verificationID == risky.verification.id }.map(\.channel) == [.whatsapp])
     }
 
     /// A block with a usual volume admits that volume while watched.

@@ -20,7 +20,10 @@ NO_LIMITS = ";".join(s + "=off" for s in ["phone_send", "ip_send", "ip_check", "
 
 
 def events_env(receiver, **extra):
-    env = {"PHONE_VERIFY_EVENTS_URL": receiver.url, "PHONE_VERIFY_EVENTS_SECRET": SECRET, "PHONE_VERIFY_LIMITS": NO_LIMITS}
+    # Many unconfirmed codes to one block: the guard would hold the block to its usual volume,
+    # which these tests do not measure (a pause, which one of them needs, still happens).
+    env = {"PHONE_VERIFY_EVENTS_URL": receiver.url, "PHONE_VERIFY_EVENTS_SECRET": SECRET, "PHONE_VERIFY_LIMITS": NO_LIMITS,
+           "PHONE_VERIFY_FRAUD_WATCH_SENDS": "1000000"}
     env.update(extra)
     return env
 

@@ -12,19 +12,22 @@ extension FraudGuard {
         case uncapped
         /// Within its usual volume.
         case within
-        /// Past it, admitted on device-bound proof or a grant (counts against the proof rate).
+        /// Past it, admitted on device-bound proof (counts against the proof rate).
         case proof
+        /// Past it, admitted on a grant: the customer's backend vouches for the number, whose own
+        /// quota bounds it; it never spends the proof rate a device attacker could spend.
+        case vouched
         /// Past it: refused (or steered to WhatsApp). `limit`: the unconfirmed codes it admits;
         /// `retryAfter`: when enough of them leave the window.
         case full(limit: Int, retryAfter: Int)
     }
 
-    /// Whether `verdict`'s key is held to its usual volume: a watched or paused block, a paused
-    /// country, of a channel that can be pumped (SMS and voice; a WhatsApp message earns an
-    /// attacker nothing, and to a number without WhatsApp it is not even delivered).
+    /// Whether `verdict`'s key is held to its usual volume: a watched or paused block of a channel
+    /// that can be pumped (SMS and voice; a WhatsApp message earns an attacker nothing, and to a
+    /// number without WhatsApp it is not even delivered). A country is not: its blocks answer for
+    /// their own sends, and capping it would narrow every block of the country at once.
     public func isCapped(_ verdict: FraudVerdict) -> Bool {
-        guard !verdict.key.contains("@whatsapp") else { return false }
-        if verdict.key.hasPrefix("country:") { return verdict.state == .paused }
+        guard !verdict.key.contains("@whatsapp"), !verdict.key.hasPrefix("country:") else { return false }
         return verdict.state == .watched || verdict.state == .paused
     }
 
@@ -36,16 +39,16 @@ extension FraudGuard {
         return policy.watchSends + max(policy.floor, Int(usual.rounded(.up)))
     }
 
-    /// Where `verdict`'s key stands for a start carrying device-bound proof (`boundProof`) or not.
-    /// `ownSends`: codes sent to the start's own number in the window, which do not count against
-    /// it: strangers who spend a number's quota narrow its block for others, never for its owner
-    /// (the number's own quota bounds those sends).
-    public func room(_ verdict: FraudVerdict, boundProof: Bool, ownSends: Int = 0, now: Date, in tx: any StoreReader) throws -> Room {
+    /// Where `verdict`'s key stands for a start carrying `proof`. `ownSends`: codes sent to the
+    /// start's own number in the window that do not count against it (the caller passes at most
+    /// one): strangers who spend a number's quota narrow its block for others, not for its owner.
+    public func room(_ verdict: FraudVerdict, proof: ChallengeOutcome = .none, ownSends: Int = 0, now: Date, in tx: any StoreReader) throws -> Room {
         guard policy.enabled, isCapped(verdict) else { return .uncapped }
         let limit = try limit(verdict, now: now, in: tx)
         if verdict.sent - verdict.approved - ownSends < limit { return .within }
+        if proof == .passed(provider: "grant") { return .vouched }
         let since = now.addingTimeInterval(-TimeInterval(policy.window))
-        if boundProof, try tx.fraudCounts(key: Self.proofKey(verdict.key), since: since).sent < policy.proofRate { return .proof }
+        if proof.isBound, try tx.fraudCounts(key: Self.proofKey(verdict.key), since: since).sent < policy.proofRate { return .proof }
         let wait = try secondsUntil(key: verdict.key, now: now, in: tx) { $0.sent - $0.approved < limit }
         return .full(limit: limit, retryAfter: wait)
     }
@@ -70,8 +73,10 @@ extension FraudGuard {
             rateLimit: RateLimitReport(
                 policy: "fraud_" + kind,
                 status: LimitStatus(rule: LimitRule(quota: limit, window: policy.window), remaining: 0, resetSeconds: retryAfter)))
-        error.steerable = true
-        return error
+        // SMS may go over WhatsApp instead; another channel's key (a call) cuts that channel from
+        // an `auto` plan (`VerificationService.cut`), never SMS with it.
+        error.steerable = !verdict.key.contains("@")
+        return Self.namingChannel(error, of: verdict.key)
     }
 
     /// The bookkeeping key of sends admitted on proof past a key's usual volume (never listed:

@@ -19,9 +19,21 @@ extension FraudGuard {
                 "reason": .string(verdict.reason),
             ],
             retryAfter: retryAfter, rateLimit: pause)
-        // An automatic pause may be escaped over WhatsApp; an operator's block may not.
-        error.steerable = verdict.state == .paused
-        return error
+        // An automatic pause of SMS may be escaped over WhatsApp; an operator's block may not.
+        error.steerable = verdict.state == .paused && !verdict.key.contains("@")
+        return Self.namingChannel(error, of: verdict.key)
+    }
+
+    /// A refusal of a channel's own key (`…@call`, `…@whatsapp`) names the channel in
+    /// `details.channel`: the app may offer another, and an `auto` plan goes by the others.
+    static func namingChannel(_ error: VerifyError, of key: String) -> VerifyError {
+        guard let at = key.firstIndex(of: "@") else { return error }
+        let channel = String(key[key.index(after: at)...].prefix { $0 != "~" })
+        var named = VerifyError(
+            error.code, error.message, details: error.details.merging(["channel": .string(channel)]) { $1 },
+            retryAfter: error.retryAfter, rateLimit: error.rateLimit)
+        named.steerable = error.steerable
+        return named
     }
 
     /// Whether counters alone (sends and approvals, not baselines) keep a key paused.

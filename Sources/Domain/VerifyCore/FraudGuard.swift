@@ -43,8 +43,10 @@ public struct FraudGuard: Sendable {
         func make(_ state: FraudVerdict.State, _ reason: String) -> FraudVerdict {
             FraudVerdict(key: key, state: state, reason: reason, sent: counts.sent, approved: counts.approved)
         }
-        // An operator's decision on a destination holds for every tenant's traffic to it.
-        let override = try Self.destination(of: key).flatMap { try tx.fraudOverride(key: $0) } ?? tx.fraudOverride(key: key)
+        // A tenant's own key's decision first; of the destination's, a block holds for every
+        // tenant too (an allow never switches off the judging of a tenant's traffic).
+        var override = try tx.fraudOverride(key: key)
+        if override == nil, let destination = Self.destination(of: key), try tx.fraudOverride(key: destination) == .block { override = .block }
         switch override {
         case .allow: return make(.allowed, "allowed by an operator")
         case .block: return make(.blocked, "blocked by an operator")

@@ -77,7 +77,7 @@ public struct RateLimits: Sendable, Equatable {
             .ipChallenge: [LimitRule(quota: 30, window: 600)],
             .whatsappSend: [LimitRule(quota: 5, window: 3600), LimitRule(quota: 10, window: 86_400)],
             .callSend: [LimitRule(quota: 3, window: 3600), LimitRule(quota: 5, window: 86_400)],
-            .phoneRequesterSend: [LimitRule(quota: 2, window: 3600), LimitRule(quota: 3, window: 86_400)],
+            .phoneRequesterSend: [LimitRule(quota: 1, window: 3600), LimitRule(quota: 2, window: 86_400)],
         ],
         prefixDigits: nil)
 

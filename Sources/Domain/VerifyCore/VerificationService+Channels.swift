@@ -50,22 +50,34 @@ extension VerificationService {
     }
 
     /// Screens a send of `plan` (``screen``); an `auto` plan refused by one channel's own quota
-    /// goes by the channels left, and a plan whose SMS destination the fraud guard refuses goes
-    /// over WhatsApp only (`steer`, see ``canSteer``), each screened again in the same transaction.
+    /// or fraud key goes by the channels left, and a plan whose SMS destination the fraud guard
+    /// refuses goes over WhatsApp only (`steer`, see ``canSteer``), each screened again in the same
+    /// transaction. An `auto` plan to a destination any of whose keys is watched or paused keeps
+    /// no SMS or call fallback: a pumped number has no WhatsApp, so its first message fails and the
+    /// fallback would be what the attacker is paid for, uncounted on its own keys.
     func screenCutting(
         _ plan: ChannelPlan, _ screeningFor: ([Channel]) -> SendScreening, steer: Bool = false, now: Date, in tx: any StoreTransaction
     ) throws -> (plan: ChannelPlan, screening: SendScreening, screened: ScreenedSend) {
         var plan = plan
         var steering = steer && plan.channels.contains(.sms)
+        var steered = false
         while true {
             let screening = screeningFor(plan.channels)
             do {
-                return (plan, screening, try screen(screening, steering: steering, now: now, in: tx))
+                let screened = try screen(screening, steering: steering, steered: steered, now: now, in: tx)
+                let fallbacks = plan.channels.dropFirst()
+                if plan.requested == "auto", fallbacks.contains(where: { $0 != .whatsapp }), screened.verdicts.contains(where: \.isRisky) {
+                    plan = ChannelPlan(requested: plan.requested, channels: [plan.first] + fallbacks.filter { $0 == .whatsapp })
+                    steering = steering && plan.channels.contains(.sms)
+                    continue
+                }
+                return (plan, screening, screened)
             } catch let error as VerifyError {
                 if steering, error.steerable {
                     // WhatsApp only, no SMS fallback: the attacker earns nothing, the owner gets a code.
                     plan = ChannelPlan(requested: plan.requested, channels: [.whatsapp])
                     steering = false
+                    steered = true
                     continue
                 }
                 guard let cut = Self.cut(plan, by: error) else { throw error }
@@ -87,7 +99,7 @@ extension VerificationService {
     /// An `auto` plan without the channel whose own quota (`whatsapp_send`, `call_send`) refused
     /// it, so the other channels still go (docs/CHANNELS.md); nil when the refusal stands.
     static func cut(_ plan: ChannelPlan, by error: VerifyError) -> ChannelPlan? {
-        guard plan.requested == "auto", error.code == .rateLimited, plan.channels.count > 1,
+        guard plan.requested == "auto", error.code == .rateLimited || error.code == .suspectedFraud, plan.channels.count > 1,
             let name = error.details["channel"]?.stringValue, let channel = Channel(rawValue: name), plan.channels.contains(channel)
         else { return nil }
         return ChannelPlan(requested: plan.requested, channels: plan.channels.filter { $0 != channel })

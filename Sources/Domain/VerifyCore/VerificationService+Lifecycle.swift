@@ -86,7 +86,7 @@ extension VerificationService {
                         ? protection.fraudKeys(phone: v.phoneNumber, region: v.region, channels: channels, requester: requester) : [],
                     judged: testCode == nil && !stepUp,
                     challengeable: testCode == nil && v.purpose == .signIn && service.challenges.isActive && purposes.contains(.signIn),
-                    outcome: proof, client: clientIP)
+                    outcome: proof, client: clientIP, heldToVolume: v.purpose != .mfaEnroll)
             }
             // As on start: an `auto` plan refused by one channel's own quota goes by the others.
             let steer = testCode == nil && service.canSteer(plan, purpose: v.purpose)

@@ -14,6 +14,9 @@ struct SendScreening {
     let challengeable: Bool
     let outcome: ChallengeOutcome
     let client: String
+    /// Held to a risky destination's usual volume (not an MFA enrolment: the user's own
+    /// `user_send` bounds it, and a signed-in user has no proof to show).
+    var heldToVolume = true
 }
 
 /// The screening's verdict: what `record` writes.
@@ -28,8 +31,8 @@ extension VerificationService {
     /// Why a start may need a challenge, from a passed or failed challenge to a refusal. Throws
     /// the refusal (rate limit, fraud, `challenge_required`, `challenge_failed`). `steering`: an
     /// SMS destination the guard refuses throws a steerable refusal, and the caller sends over
-    /// WhatsApp instead (`screenCutting`).
-    func screen(_ s: SendScreening, steering: Bool = false, now: Date, in tx: any StoreTransaction) throws -> ScreenedSend {
+    /// WhatsApp instead (`screenCutting`); `steered`: this plan is that WhatsApp send.
+    func screen(_ s: SendScreening, steering: Bool = false, steered: Bool = false, now: Date, in tx: any StoreTransaction) throws -> ScreenedSend {
         let gate = s.challengeable && challenges.isActive
         let lift = gate
             ? RateLimiter.Lift(
@@ -42,17 +45,23 @@ extension VerificationService {
         if s.judged {
             let fraud = protection.fraud
             verdicts = try fraud.assess(keys: s.fraudKeys, now: now, in: tx)
+            // The start's own number's codes: one of them never counts against it in its block.
+            let own = min(1, admission.count(.phoneSend, within: fraud.policy.window, now: now))
+            let blockRisky = verdicts.first?.isRisky ?? false
             for verdict in verdicts where verdict.state != .normal && verdict.state != .allowed {
-                let place = verdict.key.hasPrefix("country:") ? "country" : "block"
+                let country = verdict.key.hasPrefix("country:")
+                let place = country ? "country" : "block"
                 if verdict.state == .blocked { throw try fraud.refusal(verdict, now: now, in: tx) }
                 if verdict.state == .paused { eventRecorder?.notePause(verdict, at: now) }
                 let sms = !verdict.key.contains("@")
-                // A paused SMS destination goes over WhatsApp, when this start can.
-                if verdict.state == .paused, steering, sms { throw try fraud.refusal(verdict, now: now, in: tx) }
-                // Held to its usual volume, whatever proof the start carries (docs/ABUSE.md).
-                let room = try fraud.room(
-                    verdict, boundProof: s.outcome.isBound, ownSends: admission.count(.phoneSend, within: fraud.policy.window, now: now),
-                    now: now, in: tx)
+                // A paused SMS destination goes over WhatsApp when this start can: a paused block
+                // always; a paused country when no proof can be asked or the start's block is risky.
+                if verdict.state == .paused, steering, sms, !country || !gate || blockRisky {
+                    throw try fraud.refusal(verdict, now: now, in: tx)
+                }
+                // Held to its usual volume, whatever captcha the start carries (docs/ABUSE.md).
+                let room = s.heldToVolume
+                    ? try fraud.room(verdict, proof: s.outcome, ownSends: own, now: now, in: tx) : FraudGuard.Room.uncapped
                 switch room {
                 case .full(let limit, let wait):
                     let full = fraud.fullRefusal(verdict, limit: limit, retryAfter: wait)
@@ -62,16 +71,19 @@ extension VerificationService {
                         throw challenges.required(reasons: [place + "_full"], boundOnly: true)
                     }
                     throw full
-                case .within, .proof:
+                case .within, .proof, .vouched:
                     rooms[verdict.key] = room
                 case .uncapped:
                     break
                 }
-                // Within its volume, a pause refuses unless proof can be asked. A WhatsApp key (not
-                // held to a volume) is never refused by the guard's own verdict: nobody earns from
-                // pumping it, and it is where an attacked block's users are steered.
-                if verdict.state == .paused && !gate && room == .within { throw try fraud.refusal(verdict, now: now, in: tx) }
-                if room != .proof { reasons.append(place + (verdict.state == .paused ? "_paused" : "_watched")) }
+                // A pause refuses unless proof can be asked (or was shown past the volume); the
+                // WhatsApp a refused SMS destination was steered to is never refused by the guard's
+                // own verdict (nobody earns from pumping it).
+                let proofShown = room == .proof || room == .vouched
+                if verdict.state == .paused, !gate, !proofShown, !(steered && verdict.key.contains("@whatsapp")) {
+                    throw try fraud.refusal(verdict, now: now, in: tx)
+                }
+                if !proofShown { reasons.append(place + (verdict.state == .paused ? "_paused" : "_watched")) }
             }
         }
         if gate {

@@ -194,7 +194,8 @@ public struct VerificationService: Sendable {
                     ? [] : protection.fraudKeys(phone: number.e164, region: number.region, channels: channels, requester: requester),
                 // A step-up challenge goes to a factor the user proved to hold: the pumping guard
                 // judges strangers' destinations, not it (its sends and approvals are still counted).
-                judged: message != nil && !stepUp, challengeable: challengeable, outcome: challenge, client: clientIP)
+                judged: message != nil && !stepUp, challengeable: challengeable, outcome: challenge, client: clientIP,
+                heldToVolume: request.purpose != .mfaEnroll)
         }
         // The plan's reads cover every plan cut from it (their keys are a subset).
         let full = screeningFor(plan.channels)
