@@ -25,6 +25,7 @@ import Testing
         ("PHONE_VERIFY_INTROSPECTION_API_KEYS", "abcdabcdabcdabcdabcdabcdabcdabcdabcd"),
         ("PHONE_VERIFY_INTROSPECTION_API_KEYS", "12345678901234567890123456789012345678"),
         ("PHONE_VERIFY_SCOPED_API_KEYS", "read=passwordpasswordpassword1234"),
+        ("PHONE_VERIFY_ADMIN_API_KEYS", "83920174659203847561029384756102"),  // 32 decimal digits: 106 bits
     ])
     func weakKeysAreRefusedInProduction(name: String, key: String) {
         let found = problems(["PHONE_VERIFY_MODE": "production", name: key])

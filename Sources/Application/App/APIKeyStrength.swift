@@ -2,7 +2,7 @@ import Foundation
 
 /// What production demands of an API key (docs/OPERATIONS.md, "API keys"): at least 32
 /// characters, at least 128 bits by a simple estimate (length × log2 of the alphabet its
-/// character classes span: digits 10, hex 16, one case of letters 26, …, all printable 95), at
+/// character classes span: digits only 10, hex 16, one case of letters 26, …, all printable 95), at
 /// least 8 different characters, and not a short piece repeated. A key made by
 /// `openssl rand -hex 16` or `openssl rand -base64 24` passes; a word with digits appended does not.
 enum APIKeyStrength {
@@ -30,7 +30,9 @@ enum APIKeyStrength {
         let other = scalars.contains { !("0"..."9").contains($0) && !("a"..."z").contains($0) && !("A"..."Z").contains($0) }
         let hexOnly = scalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) } || scalars.allSatisfy { ("0"..."9").contains($0) || ("A"..."F").contains($0) }
         var alphabet = 0
-        if hexOnly {
+        if !lower && !upper && !other {
+            alphabet = 10
+        } else if hexOnly {
             alphabet = 16
         } else {
             alphabet = (digits ? 10 : 0) + (lower ? 26 : 0) + (upper ? 26 : 0) + (other ? 33 : 0)
