@@ -19,7 +19,7 @@ struct APITestHarness {
         trustedProxies: [CIDR] = [], ready: Bool = true, adminKey: String? = nil,
         redemptions: (any CredentialRedemptionStore)? = nil, cors: CORSPolicy? = nil, gatewaysUp: Bool = true,
         apiKeys: APIKeyring? = nil, production: Bool = false, appAttest: (any AppAttestRegistry)? = nil,
-        console: Bool = false, consoleIdleTimeout: Int = 900
+        console: Bool = false, consoleIdleTimeout: Int = 900, consoleSecureCookie: Bool = false, authThrottle: Bool = false
     ) {
         t = TestService(policy: policy, protection: protection)
         var dependencies = APIDependencies(
@@ -42,7 +42,8 @@ struct APITestHarness {
         if console {
             let feature = ConsoleFeature(
                 sessions: ConsoleSessions(
-                    keyring: dependencies.apiKeys, crypto: FakeConsoleCrypto(), clock: t.clock, random: t.random, idleTimeout: consoleIdleTimeout),
+                    keyring: dependencies.apiKeys, crypto: FakeConsoleCrypto(), clock: t.clock, random: t.random, idleTimeout: consoleIdleTimeout,
+                    secureCookie: consoleSecureCookie, revocations: SessionRevocations(store: t.store, clock: t.clock)),
                 crypto: FakeConsoleCrypto(), parser: DeclaredRangesParser(inner: FakePhoneParser(), ranges: []),
                 verifications: dependencies.verificationAdmin, lockouts: dependencies.lockoutAdmin, factors: t.store,
                 operations: ConsoleOperations(
@@ -55,6 +56,7 @@ struct APITestHarness {
             dependencies.features.append(feature.api(keys: dependencies.apiKeys))
         }
         dependencies.appAttest = appAttest
+        if authThrottle { dependencies.authThrottle = AuthThrottle(store: t.store, clock: t.clock) }
         dependencies.metrics = MetricsRegistry()
         dependencies.observabilityNeedsKey = production
         dependencies.gatewayReadiness = { if !gatewaysUp { throw VerifyError(.unavailable, "every SMS gateway's circuit breaker is open") } }

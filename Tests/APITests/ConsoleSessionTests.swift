@@ -115,4 +115,31 @@ import VerifyCore
         let out = h.call("POST", "/console/signout", form: "csrf_token=" + token, headers: [("Cookie", cookie)])
         #expect(out.status == 303 && out.headers["Set-Cookie"]?.contains("Max-Age=0") == true)
     }
+
+    /// Sign-out is stored: the old cookie, replayed, opens nothing (on any replica: the store
+    /// contract test `SessionRevocationTests` holds every store to it).
+    @Test func aSignedOutCookieNoLongerWorks() throws {
+        let h = Self.harness()
+        let cookie = try Self.signIn(h)
+        let other = try Self.signIn(h)
+        let token = try Self.csrf(h, cookie: cookie)
+        #expect(h.call("GET", "/v1/admin/numbers/+14155552671", headers: [("Cookie", cookie)]).status != 401)
+        #expect(h.call("POST", "/console/signout", form: "csrf_token=" + token, headers: [("Cookie", cookie)]).status == 303)
+        #expect(h.call("GET", "/v1/admin/numbers/+14155552671", headers: [("Cookie", cookie)]).status == 401)
+        let page = h.call("GET", "/console", headers: [("Cookie", cookie)])
+        #expect(page.status == 401 && page.json.stringValue?.contains("csrf-token") == false)
+        #expect(h.call("GET", "/v1/admin/numbers/+14155552671", headers: [("Cookie", other)]).status != 401)
+    }
+
+    /// Behind a TLS terminator on the same host that adds no proxy headers, the peer is loopback:
+    /// the setting still makes the cookie `Secure` with the `__Host-` name, and reads it back.
+    @Test func theSecureCookieSettingForcesSecureOnLoopback() throws {
+        let h = APITestHarness(apiKeys: Self.keys, console: true, consoleSecureCookie: true)
+        let set = try #require(h.call("POST", "/console/session", form: "api_key=" + Self.admin).headers["Set-Cookie"])
+        #expect(set.hasPrefix("__Host-pv_console=") && set.contains("; Secure"))
+        let cookie = String(set.split(separator: ";")[0])
+        #expect(h.call("GET", "/v1/admin/numbers/+14155552671", headers: [("Cookie", cookie)]).status != 401)
+        let plain = "pv_console=" + cookie.dropFirst("__Host-pv_console=".count)
+        #expect(h.call("GET", "/v1/admin/numbers/+14155552671", headers: [("Cookie", plain)]).status == 401)
+    }
 }

@@ -126,6 +126,25 @@ func queue(_ store: any VerificationStore, count: Int, at now: Date, expires: Ti
         #expect(!written.contains("123456") && !written.contains("5555550123"))
     }
 
+    /// Twilio echoes a call's form-encoded Twiml, Vonage its NCCO: the code is spelled out there.
+    @Test func anEchoedVoiceRequestLosesTheSpelledCode() throws {
+        let store = InMemoryStore()
+        let clock = ManualClock()
+        _ = try queue(store, count: 1, at: clock.now())
+        let logs = CapturingLogHandler()
+        let gateway = RecordingGateway(script: [
+            .permanent(reason: "twilio-voice code 12100: Twiml=%3CResponse%3E%3CSay%3EYour+code+is+1%2C+2%2C+3%2C+4%2C+5%2C+6.%3C%2FSay%3E"),
+        ])
+        let w = DeliveryWorker(
+            outbox: store, gateway: gateway, sealer: FakeSealer(), clock: clock, random: SeededRandom(),
+            logger: Logger(handler: logs, minimumLevel: .debug), devLog: nil, configuration: DeliveryConfiguration(), owner: "w1")
+        #expect(w.runOnce() == 1)
+        let failed = try #require(store.messages.first)
+        #expect(failed.lastError == "twilio-voice code 12100: Twiml=%3CResponse%3E%3CSay%3EYour+code+is+[redacted].%3C%2FSay%3E")
+        let written = logs.records.map { "\($0.message) \($0.fields)" }.joined(separator: "\n")
+        #expect(written.contains("[redacted]") && !written.contains("1%2C+2"))
+    }
+
     @Test func givesUpAfterMaxAttemptsAndNeverSendsAnExpiredCode() throws {
         let store = InMemoryStore()
         let clock = ManualClock()

@@ -112,6 +112,15 @@ func voiceSMS(locale: String?, code: String = "123456") -> SMS {
         #expect(!twiml.contains("1, 2, 3") && twiml.contains("12100"))
     }
 
+    /// Twilio's text may echo the form-encoded request: only its error code is kept.
+    @Test func onlyTwiliosErrorCodeIsKept() throws {
+        let echo = "Invalid Twiml=%3CResponse%3E%3CSay+language%3D%22en-US%22%3EYour+Acme+code+is+1%2C+2%2C+3%2C+4%2C+5%2C+6."
+        let vendor = try FakeVendor(.reply(400, #"{"code":11111,"message":""# + echo + #""}"#, []))
+        defer { vendor.stop() }
+        guard case .retryable(let reason, _) = gateway(vendor).send(voiceSMS(locale: "en")) else { Issue.record("must fail over"); return }
+        #expect(reason == "twilio-voice: HTTP 400 code 11111")
+    }
+
     @Test func timeoutsAndRefusedConnectionsAreRetryable() throws {
         let refused = TwilioVoiceGateway(
             configuration: TwilioVoiceConfiguration(accountSID: "AC1", authToken: "t", from: "+1", appName: "A", baseURL: "http://127.0.0.1:\(closedPort())"),

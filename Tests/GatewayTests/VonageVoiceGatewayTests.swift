@@ -111,6 +111,15 @@ import VerifyTesting
         #expect(!reason.contains("123456") && !reason.contains("1, 2, 3"))
     }
 
+    /// Vonage's `detail` may echo the NCCO: only the title and the names of bad parameters stay.
+    @Test func onlyVonagesTitleAndParameterNamesAreKept() throws {
+        let body = #"{"title":"Bad Request","detail":"ncco[0].text 'code 1%2C+2%2C+3%2C+4%2C+5%2C+6' invalid","invalid_parameters":[{"name":"ncco[0].text","reason":"Your code is 1, 2, 3, 4, 5, 6"}]}"#
+        let vendor = try FakeVendor(.reply(400, body, []))
+        defer { vendor.stop() }
+        guard case .retryable(let reason, _) = try gateway(vendor).send(voiceSMS(locale: "en")) else { Issue.record("must fail over"); return }
+        #expect(reason == "vonage-voice: HTTP 400 Bad Request (invalid: ncco[0].text)")
+    }
+
     @Test func refusedConnectionsAreRetryable() throws {
         let token = try VonageApplicationToken(applicationID: "a", key: Self.key)
         let g = VonageVoiceGateway(

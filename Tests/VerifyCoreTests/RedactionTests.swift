@@ -29,4 +29,35 @@ import VerifyCore
         #expect(clean.count == 300 && !clean.contains("123"))
         #expect(Redaction.scrub(String(repeating: "1 ", count: 50_000), secrets: []).hasPrefix("[redacted]"))
     }
+
+    /// A vendor that echoes a call's request quotes the code as the voice script spells it, often
+    /// URL-encoded (Twilio's inline Twiml is form-encoded) or inside SSML: every such form goes.
+    @Test(arguments: [
+        "Twiml=%3CResponse%3E%3CSay+language%3D%22en-US%22%3EYour+Acme+code+is+4%2C+8%2C+2%2C+9%2C+1%2C+3.%3C%2FSay%3E",
+        "Twiml=<Response><Say>Your code is 4, 8, 2, 9, 1, 3.</Say></Response>",
+        #"ncco: [{"action":"talk","text":"Your code is 4, 8, 2, 9, 1, 3."}]"#,
+        "said 4 8 2 9 1 3 twice",
+        "said 4+8+2+9+1+3 twice",
+        #"<speak>4<break time="300ms"/>8<break time="300ms"/>2<break/>9<break/>1<break/>3</speak>"#,
+        "%34%38%32%39%31%33",
+        "Twiml=Your%2Bcode%2Bis%2B4%252C%2B8%252C%2B2%252C%2B9%252C%2B1%252C%2B3",
+        "&#52;, &#56;, 2, 9, 1, 3",
+    ])
+    func aSpelledOrEncodedCodeIsRemoved(text: String) {
+        let clean = Redaction.scrub("twilio-voice: HTTP 400 code 12100: " + text, secrets: ["482913"])
+        let digits = clean.filter(\.isNumber)
+        #expect(!digits.contains("482913"), "\(clean)")
+        #expect(clean.hasPrefix("twilio-voice: HTTP 400 code 12100: ") && clean.contains("[redacted]"), "\(clean)")
+    }
+
+    @Test func anAlphanumericCodeIsRemovedInAnyCase() {
+        let clean = Redaction.scrub("text=Your+code+is+a%2C+7%2C+K%2C+2%2C+q%2C+9 ok", secrets: ["A7K2Q9"])
+        #expect(clean == "text=Your+code+is+[redacted] ok")
+    }
+
+    /// Other digits stay: a vendor's error code, a status, a count.
+    @Test func digitsThatAreNotTheCodeStay() {
+        let text = "code 21211: 4 of 8 parameters bad (HTTP 400), retry in 2 s"
+        #expect(Redaction.scrub(text, secrets: ["482913"]) == text)
+    }
 }

@@ -17,7 +17,8 @@ def twilio_signature(token, url, fields):
 
 class FakeVendor:
     """Records every request; answers with the current mode: ("ok", body), ("status", code, body), ("sleep", s),
-    ("hold", event): answers "ok" once the threading.Event is set (at most 10 s)."""
+    ("hold", event): answers "ok" once the threading.Event is set (at most 10 s), ("echo", code, make): answers
+    `code` with make(request body) — a vendor that quotes the request in its error."""
 
     def __init__(self, ok_body):
         self.ok_body = ok_body
@@ -42,7 +43,10 @@ class FakeVendor:
                 elif mode[0] == "hold":
                     mode[1].wait(10)
                     mode = ("ok",)
-                status, payload = (200 if mode[0] == "ok" else mode[1]), (vendor.ok_body if mode[0] == "ok" else mode[2])
+                if mode[0] == "echo":
+                    status, payload = mode[1], mode[2](body)
+                else:
+                    status, payload = (200 if mode[0] == "ok" else mode[1]), (vendor.ok_body if mode[0] == "ok" else mode[2])
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")

@@ -8,11 +8,12 @@ import urllib.request
 
 from conftest import BINARY, Server
 
-ADMIN = "admin-key-0123456789abcdef"
-INTROSPECT = "introspection-key-0123456789"
-METRICS = "metrics-key-0123456789abcdef"
-FACTORS = "factors-lockouts-key-0123456"
-READ = "read-only-key-0123456789abcd"
+# Keys strong enough for production mode (docs/OPERATIONS.md, "API keys").
+ADMIN = "admin-key-Xv9LrT0mWb5ZkP1yNc4HdJ8sFgA7Kq2"
+INTROSPECT = "introspection-key-T0mWb5ZkP1yNc4HdJ8sF"
+METRICS = "metrics-key-5ZkP1yNc4HdJ8sFgA7Kq2Xv9L"
+FACTORS = "factors-lockouts-key-c4HdJ8sFgA7Kq2Xv9"
+READ = "read-only-key-8sFgA7Kq2Xv9LrT0mWb5ZkP1"
 KEYS = {
     "PHONE_VERIFY_ADMIN_API_KEYS": ADMIN,
     "PHONE_VERIFY_INTROSPECTION_API_KEYS": INTROSPECT,
@@ -151,3 +152,13 @@ def test_metrics_stay_open_in_development(data_dir):
             assert resp.status == 200
     finally:
         server.stop()
+
+
+def test_production_refuses_weak_api_keys_and_config_check_says_so(data_dir):
+    env = dict(production_env(data_dir), PHONE_VERIFY_ADMIN_API_KEYS="admin-key-0123456789abcdef")
+    checked = subprocess.run([BINARY, "config", "check"], env=dict(os.environ, **env), capture_output=True, text=True, timeout=30)
+    assert checked.returncode != 0
+    assert "PHONE_VERIFY_ADMIN_API_KEYS has keys too weak for production mode (entry 1: shorter than 32 characters)" in checked.stdout + checked.stderr
+    assert "admin-key-0123456789abcdef" not in checked.stdout + checked.stderr
+    started = subprocess.run([BINARY], env=dict(os.environ, **env), capture_output=True, text=True, timeout=30)
+    assert started.returncode != 0 and "too weak for production mode" in started.stderr

@@ -232,6 +232,29 @@ def test_twilio_voice_inline_twiml_and_signed_call_status(data_dir):
         twilio.close()
 
 
+def test_a_vendor_echoing_the_call_request_never_shows_the_code(data_dir):
+    # Twilio's error quotes the form-encoded request, Twiml and all: the code spelled and URL-encoded.
+    twilio = FakeVendor({})
+    twilio.mode = ("echo", 400, lambda body: {"code": 21217, "message": "Invalid parameter in request: " + body.decode()})
+    env = dict(CHANNELS, **TWILIO, PHONE_VERIFY_TWILIO_BASE_URL=twilio.base, PHONE_VERIFY_VOICE_GATEWAYS="twilio",
+               PHONE_VERIFY_TWILIO_FROM="+15005550006", PHONE_VERIFY_APP_NAME="Acme")
+    server = Server(data_dir, env).start()
+    try:
+        created = start(server, "+14155552671", "call")
+        assert twilio.wait_for(1)
+        code = re.search(r"(\d(?:, \d)+)\.", twilio.form(0)["Twiml"]).group(1).replace(", ", "")
+        delivery = server.wait_for_delivery(created["id"], "failed")
+        assert delivery["last_error"] == "twilio-voice code 21217", delivery
+        time.sleep(0.2)
+        logged = "\n".join(server.stderr_lines)
+        encoded = urllib.parse.quote_plus(", ".join(code))
+        for form in [code, ", ".join(code), encoded, encoded.replace("%2C", "%2c")]:
+            assert form not in logged, form
+    finally:
+        server.stop()
+        twilio.close()
+
+
 def test_vonage_voice_ncco_and_call_event_with_url_token(data_dir, tmp_path):
     key_file = tmp_path / "vonage.key"
     subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", str(key_file)],

@@ -131,3 +131,38 @@ def test_the_console_can_be_turned_off(data_dir):
         assert requests.get(server.base + "/v1/admin/fraud", headers={"Authorization": "Bearer " + ADMIN}, timeout=10).status_code == 200
     finally:
         server.stop()
+
+
+def test_the_secure_cookie_setting_holds_on_loopback(data_dir):
+    # A TLS terminator on the same host that adds no proxy headers: the peer is 127.0.0.1.
+    server = Server(data_dir, {"PHONE_VERIFY_ADMIN_API_KEYS": ADMIN, "PHONE_VERIFY_CONSOLE_SECURE_COOKIE": "true"}).start()
+    try:
+        session, reply = sign_in(server)
+        cookie = reply.headers["Set-Cookie"]
+        assert reply.status_code == 303 and cookie.startswith("__Host-pv_console=") and "; Secure" in cookie
+        kept = {"Cookie": cookie.split(";")[0]}
+        assert requests.get(server.base + "/v1/admin/delivery", headers=kept, timeout=10).status_code == 200
+    finally:
+        server.stop()
+
+
+def test_sign_out_revokes_a_copied_cookie(console):
+    session, _ = sign_in(console)
+    copied = {"Cookie": "pv_console=" + session.cookies["pv_console"]}
+    token = csrf(session, console)
+    out = session.post(console.base + "/console/signout", data={"csrf_token": token}, allow_redirects=False, timeout=10)
+    assert out.status_code == 303
+    replayed = requests.get(console.base + "/v1/admin/delivery", headers=copied, timeout=10)
+    assert replayed.status_code == 401 and replayed.json()["error"]["code"] == "unauthenticated"
+
+
+def test_listings_hide_the_ids_of_pending_verifications(console):
+    started = requests.post(console.base + "/v1/verifications", json={"phone_number": PHONE}, timeout=10).json()
+    admin = {"Authorization": "Bearer " + ADMIN}
+    for path in ["/v1/admin/verifications?phone_number=%2B14155552671", "/v1/admin/numbers/%2B14155552671"]:
+        reply = requests.get(console.base + path, headers=admin, timeout=10)
+        assert reply.status_code == 200 and started["id"] not in reply.text, path
+        assert reply.json()["verifications"][0]["id"] is None
+    assert requests.delete(console.base + "/v1/verifications/" + started["id"], timeout=10).status_code == 200
+    listed = requests.get(console.base + "/v1/admin/verifications?phone_number=%2B14155552671", headers=admin, timeout=10).json()
+    assert listed["verifications"][0]["id"] == started["id"]

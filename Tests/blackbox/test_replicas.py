@@ -11,6 +11,7 @@ webhook gateway to a FakeVendor that records every POST, so sends are counted by
 import base64
 import collections
 import os
+import re
 import random
 import shutil
 import signal
@@ -62,6 +63,9 @@ def database():
         psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
+ADMIN_KEY = "replica-admin-7Kq2Xv9LrT0mWb5ZkP1yNc4HdJ8sFgA"
+
+
 class Cluster:
     """Three replicas on their own ports, one database, one fake SMS vendor."""
 
@@ -86,6 +90,7 @@ class Cluster:
             "PHONE_VERIFY_MAX_ATTEMPTS": str(ATTEMPTS),
             "PHONE_VERIFY_TRUSTED_PROXIES": "127.0.0.1/32",
             "PHONE_VERIFY_HTTP_THREADS": "4",
+            "PHONE_VERIFY_ADMIN_API_KEYS": ADMIN_KEY,
         }
         self.servers = []
         try:
@@ -272,3 +277,39 @@ def test_killing_a_replica_mid_load_loses_no_message(database):
         assert duplicates <= 4 * 16, duplicates
     finally:
         cluster.close()
+
+
+def console_request(server, method, path, cookie=None, form=None, ip="203.0.113.50"):
+    """A console call through the trusted proxy (the cookie is then `__Host-pv_console`)."""
+    import requests
+    headers = {"X-Forwarded-For": ip, "X-Forwarded-Proto": "https"}
+    if cookie:
+        headers["Cookie"] = cookie
+    reply = requests.request(method, server.base + path, data=form, headers=headers, allow_redirects=False, timeout=10)
+    return reply.status_code, reply.headers, reply.text
+
+
+def test_a_console_sign_out_on_one_replica_ends_the_session_on_all(cluster):
+    status, headers, _ = console_request(cluster.replica(0), "POST", "/console/session", form={"api_key": ADMIN_KEY})
+    assert status == 303
+    cookie = headers["Set-Cookie"].split(";")[0]
+    assert cookie.startswith("__Host-pv_console=")
+    assert console_request(cluster.replica(2), "GET", "/v1/admin/numbers/%2B14155552671", cookie=cookie)[0] == 200
+    page = console_request(cluster.replica(1), "GET", "/console", cookie=cookie)[2]
+    token = re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
+    status, _, _ = console_request(cluster.replica(1), "POST", "/console/signout", cookie=cookie, form={"csrf_token": token})
+    assert status == 303
+    for i in range(REPLICAS):
+        assert console_request(cluster.replica(i), "GET", "/v1/admin/numbers/%2B14155552671", cookie=cookie)[0] == 401
+
+
+def test_bad_keys_are_throttled_per_address_across_replicas(cluster):
+    def admin_get(i, key, ip):
+        return cluster.replica(i).request("GET", "/v1/admin/lockouts?phone_number=%2B14155552671",
+                                          headers={"Authorization": "Bearer " + key, "X-Forwarded-For": ip})
+    for i in range(6):
+        assert admin_get(i, "wrong-key-0123456789abcdef", "198.51.100.66")[0] == 401
+    status, headers, body = admin_get(0, ADMIN_KEY, "198.51.100.66")
+    assert status == 429 and body["error"]["code"] == "rate_limited" and 1 <= int(headers["Retry-After"]) <= 2
+    # Another address, the operator's, is not delayed by the stranger's failures.
+    assert admin_get(1, ADMIN_KEY, "198.51.100.67")[0] == 200

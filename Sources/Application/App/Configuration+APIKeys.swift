@@ -12,5 +12,9 @@ extension Configuration {
         let introspection = reader(Settings.introspectionAPIKeys) ?? []
         let scoped = reader(Settings.scopedAPIKeys) ?? []
         apiKeys = APIKeyring(admin: admin, introspection: introspection, scoped: scoped)
+        apiKeyLists = [
+            Settings.adminAPIKeys.name: admin, Settings.introspectionAPIKeys.name: introspection,
+            Settings.scopedAPIKeys.name: scoped.map(\.key),
+        ]
     }
 }

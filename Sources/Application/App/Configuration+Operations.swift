@@ -9,5 +9,6 @@ extension Configuration {
         retention = reader(Settings.retention) ?? retention
         console = reader(Settings.console) ?? console
         consoleIdleTimeout = reader(Settings.consoleIdleTimeout) ?? consoleIdleTimeout
+        consoleSecureCookie = reader(Settings.consoleSecureCookie) ?? consoleSecureCookie
     }
 }

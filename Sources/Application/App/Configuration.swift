@@ -55,6 +55,7 @@ public struct Configuration: Sendable {
     public var console = true
     /// Seconds of inactivity that end an operator console session.
     public var consoleIdleTimeout = 900
+    public var consoleSecureCookie = false
     public var limits = RateLimits.defaults
     public var fraud = FraudPolicy()
     public var testNumbers = TestNumbers()
@@ -62,6 +63,8 @@ public struct Configuration: Sendable {
     public var challenges = ChallengeSettings()
     /// Server-to-server keys by scope (admin, introspection, scoped: Configuration+APIKeys).
     public var apiKeys = APIKeyring()
+    /// Each key list's keys by setting name, for the production strength rule only.
+    var apiKeyLists: [String: [String]] = [:]
     /// Credentials of the Twilio-compatible API; nil: its endpoints are off.
     public var twilioCompatCredentials: TwilioCompatCredentials?
     /// Accounts of the Twilio-compatible API allowed custom codes; empty: none.

@@ -35,8 +35,12 @@ extension Settings {
         "PHONE_VERIFY_CONSOLE_IDLE_TIMEOUT", .operations, .int(1...86_400), default: "900",
         "seconds without a request after which an operator console session ends (sign in again); sessions end 12 h after sign-in regardless")
 
+    public static let consoleSecureCookie = Setting<Bool>(
+        "PHONE_VERIFY_CONSOLE_SECURE_COOKIE", .operations, .flag, default: "false",
+        "true: the console cookie is always Secure with the __Host- name, also for a browser on a loopback address without proxy headers (a TLS terminator on the same host that adds no X-Forwarded-*); false: Secure unless such a loopback peer")
+
     static let operationsSection: [any SettingEntry] = [
-        trustedProxies, corsOrigins, httpThreads, maxConnections, logLevel, retention, console, consoleIdleTimeout,
+        trustedProxies, corsOrigins, httpThreads, maxConnections, logLevel, retention, console, consoleIdleTimeout, consoleSecureCookie,
     ]
 }
 

@@ -20,7 +20,26 @@ public enum Redaction {
         for secret in secrets.filter({ !$0.isEmpty }).sorted(by: { $0.count > $1.count }) {
             result = result.replacingOccurrences(of: secret, with: redacted)
         }
+        // Then the forms a vendor echoes back: spelled, encoded, between SSML pauses.
+        let spelled = secrets.flatMap { spelledRanges(of: $0, in: Array(result.unicodeScalars)) }
+        if !spelled.isEmpty { result = replacing(spelled, in: result) }
         return String(maskingNumbers(result).prefix(maxLength))
+    }
+
+    /// `text` with each of `ranges` (scalar offsets; overlapping ones merged) replaced by "[redacted]".
+    private static func replacing(_ ranges: [Range<Int>], in text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var i = 0
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) where range.upperBound > i {
+            if range.lowerBound >= i {
+                out.append(contentsOf: scalars[i..<range.lowerBound])
+                out.append(contentsOf: redacted.unicodeScalars)
+            }
+            i = range.upperBound
+        }
+        out.append(contentsOf: scalars[i...])
+        return String(out)
     }
 
     private static func maskingNumbers(_ text: String) -> String {

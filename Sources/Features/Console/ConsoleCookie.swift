@@ -6,7 +6,9 @@ import HTTPMessages
 /// site's page sends it), `Path=/` (the admin JSON routes need it too). `Secure` with the
 /// `__Host-` prefix (no sibling domain can plant one) — except for a browser on the server's own
 /// loopback address with no proxy in between (`http://127.0.0.1:8080` in development), where a
-/// `Secure` cookie would never come back: there it is `pv_console`, without `Secure`.
+/// `Secure` cookie would never come back: there it is `pv_console`, without `Secure`. With
+/// `forceSecure` (`PHONE_VERIFY_CONSOLE_SECURE_COOKIE`: a TLS terminator on the same host that
+/// adds no proxy headers) it is always `Secure` and `__Host-`.
 enum ConsoleCookie {
     static let secureName = "__Host-pv_console"
     static let loopbackName = "pv_console"
@@ -19,7 +21,9 @@ enum ConsoleCookie {
         return !proxied && loopback.contains { $0.contains(request.remoteAddress) }
     }
 
-    static func name(for request: HTTPRequest) -> String { isPlainLoopback(request) ? loopbackName : secureName }
+    static func name(for request: HTTPRequest, forceSecure: Bool) -> String {
+        forceSecure || !isPlainLoopback(request) ? secureName : loopbackName
+    }
 
     /// Every value of cookie `name` in the request's `Cookie` headers.
     static func values(named name: String, in request: HTTPRequest) -> [String] {
@@ -35,8 +39,8 @@ enum ConsoleCookie {
     }
 
     /// `Set-Cookie` for `value`; `maxAge` 0 deletes it.
-    static func header(_ value: String, for request: HTTPRequest, maxAge: Int) -> String {
-        let secure = !isPlainLoopback(request)
+    static func header(_ value: String, for request: HTTPRequest, maxAge: Int, forceSecure: Bool) -> String {
+        let secure = forceSecure || !isPlainLoopback(request)
         return "\(secure ? secureName : loopbackName)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Strict"
             + (secure ? "; Secure" : "")
     }

@@ -39,7 +39,7 @@ struct ConsoleMiddleware: Middleware {
         if admin && mutating { audit(request, context, signed, outcome: String(response.status)) }
         if let signed, response.status < 400, !response.headers.contains("Set-Cookie"), request.path != "/console/signout" {
             response.headers.add(
-                "Set-Cookie", ConsoleCookie.header(sessions.cookieValue(sessions.renewed(signed)), for: request, maxAge: sessions.idleTimeout))
+                "Set-Cookie", sessions.cookieHeader(sessions.cookieValue(sessions.renewed(signed)), for: request, maxAge: sessions.idleTimeout))
         }
         response.headers.set("Cache-Control", "no-store")
         if console {

@@ -53,7 +53,8 @@ struct ConsoleNumberRoutes: RouteGroup {
         var list = try verifications?.list(phone: number.e164, limit: Self.maxScanned) ?? []
         if let cursor { list = list.filter { $0.verification.id < cursor } }
         let page = Array(list.prefix(limit))
-        let next: JSONValue = list.count > limit ? .string(page.last!.verification.id) : .null
+        // The cursor keeps the id's time and 16 random bits only: a pending id is never shown.
+        let next: JSONValue = list.count > limit ? .string(String(page.last!.verification.id.prefix(20))) : .null
         let locks = try lockouts?.list(phone: number.e164) ?? []
         let enrolled = try factors?.factors(phoneNumber: number.e164, limit: Self.maxScanned) ?? []
         let sends = try quota?.status(of: number.e164) ?? []
@@ -94,7 +95,7 @@ struct ConsoleNumberRoutes: RouteGroup {
     static func verificationJSON(_ view: VerificationView) -> JSONValue {
         let v = view.verification
         return [
-            "id": .string(v.id), "status": .string(view.status.rawValue), "channel": .string(v.channel.isEmpty ? "sms" : v.channel),
+            "id": view.status == .pending ? .null : .string(v.id), "status": .string(view.status.rawValue), "channel": .string(v.channel.isEmpty ? "sms" : v.channel),
             "purpose": .string(v.purpose.rawValue), "attempts": .int(Int64(v.attempts)), "max_attempts": .int(Int64(v.maxAttempts)),
             "sends": .int(Int64(v.sends)), "created_at": .string(RFC3339.format(v.createdAt)),
             "expires_at": .string(RFC3339.format(v.expiresAt)), "approved_at": v.approvedAt.map { .string(RFC3339.format($0)) } ?? .null,

@@ -63,12 +63,12 @@ struct ConsoleRoutes: RouteGroup {
                 return Self.html(403, ConsolePage.signIn(message: "This key lacks the read scope the console needs."))
             case .signedIn(let signed):
                 logger.info("console sign-in", [("key_id", signed.keyID)])
-                let cookie = ConsoleCookie.header(sessions.cookieValue(signed.session), for: request, maxAge: sessions.idleTimeout)
+                let cookie = sessions.cookieHeader(sessions.cookieValue(signed.session), for: request, maxAge: sessions.idleTimeout)
                 return HTTPResponse(status: 303, headers: ["Location": "/console", "Set-Cookie": cookie], body: [])
             }
         }
         router.add("POST", "/console/signout") { request, _ in
-            let clear = ConsoleCookie.header("", for: request, maxAge: 0)
+            let clear = sessions.cookieHeader("", for: request, maxAge: 0)
             guard case .valid(let signed) = sessions.lookup(request) else {
                 return HTTPResponse(status: 303, headers: ["Location": "/console", "Set-Cookie": clear], body: [])
             }
@@ -76,6 +76,11 @@ struct ConsoleRoutes: RouteGroup {
             guard sessions.passesCSRF(request, signed, formToken: token) else {
                 logger.warning("console request refused", [("reason", "csrf"), ("key_id", signed.keyID), ("route", "/console/signout")])
                 return Self.html(403, ConsolePage.document(title: "Refused", body: ConsolePage.message("The CSRF token is missing or wrong.", error: true)))
+            }
+            do { try sessions.revoke(signed) } catch {
+                logger.error("console sign-out could not be stored", [("key_id", signed.keyID), ("error", String(describing: error))])
+                return Self.html(503, ConsolePage.document(title: "Not signed out", body: ConsolePage.message(
+                    "The sign-out could not be recorded; the session still works. Try again.", error: true)))
             }
             logger.info("console sign-out", [("key_id", signed.keyID)])
             return HTTPResponse(status: 303, headers: ["Location": "/console", "Set-Cookie": clear], body: [])
@@ -92,7 +97,7 @@ struct ConsoleRoutes: RouteGroup {
             return html(200, ConsolePage.signIn(message: nil))
         case .invalid, .expired:
             var response = html(401, ConsolePage.signIn(message: "Your session has ended. Sign in again."))
-            response.headers.add("Set-Cookie", ConsoleCookie.header("", for: request, maxAge: 0))
+            response.headers.add("Set-Cookie", sessions.cookieHeader("", for: request, maxAge: 0))
             return response
         case .valid(let signed):
             let (status, body, attributes) = content(signed)

@@ -23,13 +23,19 @@ public struct ConsoleSessions: APISessionResolver {
     let random: any RandomSource
     public let idleTimeout: Int
     public let maxLifetime: Int
+    /// Always `Secure` and `__Host-`, even for a loopback peer (``ConsoleCookie``).
+    public let secureCookie: Bool
+    /// Signed-out sessions, stored until they would have expired (every replica sees them).
+    let revocations: SessionRevocations?
     /// Fingerprint → scopes and the key's public id, computed once from the configured keys.
     let keys: [String: (scopes: Set<APIScope>, keyID: String)]
 
     public init(
         keyring: APIKeyring, crypto: any ConsoleCrypto, clock: any Clock, random: any RandomSource, idleTimeout: Int = 900,
-        maxLifetime: Int = 43_200
+        maxLifetime: Int = 43_200, secureCookie: Bool = false, revocations: SessionRevocations? = nil
     ) {
+        self.secureCookie = secureCookie
+        self.revocations = revocations
         var keyring = keyring
         keyring.sessions = nil  // sign-in takes keys only
         self.keyring = keyring
@@ -100,7 +106,7 @@ public struct ConsoleSessions: APISessionResolver {
 
     /// The session `request`'s cookie carries, checked: MAC, shape, idle and total age, key.
     func lookup(_ request: HTTPRequest) -> Lookup {
-        let values = ConsoleCookie.values(named: ConsoleCookie.name(for: request), in: request)
+        let values = ConsoleCookie.values(named: ConsoleCookie.name(for: request, forceSecure: secureCookie), in: request)
         guard !values.isEmpty else { return .none }
         // Two cookies of our name: one was planted (a sibling domain, a script); trust neither.
         guard values.count == 1, let dot = values[0].lastIndex(of: ".") else { return .invalid }
@@ -114,7 +120,29 @@ public struct ConsoleSessions: APISessionResolver {
             session.issuedAt <= now + 60
         else { return .expired }
         guard let key = keys[session.keyFingerprint] else { return .expired }  // key removed
+        // A store that cannot answer ends the session too: a signed-out cookie must not work.
+        if let revocations, (try? revocations.isRevoked(revocationKey(session))) != false { return .expired }
         return .valid(Signed(session: session, scopes: key.scopes, keyID: key.keyID))
+    }
+
+    /// The `Set-Cookie` header carrying `value` (empty with `maxAge` 0: deletes the cookie).
+    func cookieHeader(_ value: String, for request: HTTPRequest, maxAge: Int) -> String {
+        ConsoleCookie.header(value, for: request, maxAge: maxAge, forceSecure: secureCookie)
+    }
+
+    // MARK: signing out
+
+    /// Ends `signed` on every replica: its revocation is stored until the session would have
+    /// expired anyway (its idle timeout or total lifetime, whichever comes first).
+    func revoke(_ signed: Signed) throws {
+        let s = signed.session
+        let until = min(max(s.lastSeen, Int64(clock.now().timeIntervalSince1970)) + Int64(idleTimeout), s.issuedAt + Int64(maxLifetime))
+        try revocations?.revoke(revocationKey(s), until: Date(timeIntervalSince1970: TimeInterval(until)))
+    }
+
+    /// What a revocation is stored under: a keyed hash of the session id, never the id.
+    func revocationKey(_ session: ConsoleSession) -> String {
+        String(Hex.encode(crypto.mac(Array(("console-revoked v1\u{0}" + session.id).utf8))).prefix(32))
     }
 
     // MARK: CSRF

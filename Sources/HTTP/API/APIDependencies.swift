@@ -22,6 +22,8 @@ public struct APIDependencies: Sendable {
     public var verificationAdmin: VerificationAdmin?
     /// The server-to-server API keys and their scopes (admin, introspection, metrics routes).
     public var apiKeys = APIKeyring()
+    /// Per-IP backoff after failed console sign-ins and unknown bearer keys; nil: none.
+    public var authThrottle: AuthThrottle?
     /// Production: `/metrics` needs a key of scope `metrics`, and `/readyz` gives its reasons
     /// only to a key of scope `metrics` or `read` (per-country counts and store errors are not
     /// for anyone who can reach the port). Development leaves both open.

@@ -24,6 +24,7 @@ public struct APIResponder: HTTPResponder {
         if let metrics = dependencies.metrics { middleware.append(MetricsMiddleware(metrics: HTTPMetrics(metrics))) }
         if let cors = dependencies.cors { middleware.append(CORSMiddleware(policy: cors)) }
         middleware.append(ErrorMiddleware(logger: dependencies.logger))
+        if let throttle = dependencies.authThrottle { middleware.append(AuthThrottleMiddleware(throttle: throttle, logger: dependencies.logger)) }
         middleware += dependencies.features.flatMap(\.middleware)
         let routes = router
         self.chain = MiddlewareChain(middleware) { request, context in try routes.respond(to: request, context: &context) }

@@ -27,6 +27,9 @@ struct VerificationAdminRoutes: RouteGroup {
             }
             let list = try admin.list(phone: phone, limit: limit).map { view -> JSONValue in
                 guard case .object(var members) = VerificationJSON.detail(view) else { return .null }
+                // A pending verification's id lets anyone cancel it (DELETE /v1/verifications/{id}
+                // takes no key): listings show it only once the verification has ended.
+                if view.status == .pending { members = members.map { $0.key == "id" ? JSONMember("id", .null) : $0 } }
                 members.append(JSONMember("purpose", .string(view.verification.purpose.rawValue)))
                 members.append(JSONMember("sends", .int(Int64(view.verification.sends))))
                 return .object(members)

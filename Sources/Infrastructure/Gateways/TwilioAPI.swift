@@ -15,10 +15,11 @@ struct TwilioAPI {
     let unroutableErrors: Set<Int64>
 
     /// `resource`: e.g. "Messages.json" or "Calls.json"; `sidOf`: what the sid names in an error
-    /// ("message", "call"); `message`: the refusal's text from Twilio's JSON (or the body).
+    /// ("message", "call"); `message`: the refusal's text from Twilio's JSON (or the body), nil
+    /// to keep Twilio's error code only.
     func post(
         baseURL: String, accountSID: String, authToken: String, resource: String, fields: [(String, String)], sidOf: String,
-        message: (JSONValue?, HTTPClientResponse) -> String
+        message: (JSONValue?, HTTPClientResponse) -> String?
     ) -> GatewayResult {
         var request = HTTPClientRequest.form(
             url: baseURL + "/2010-04-01/Accounts/" + FormEncoding.percentEncode(accountSID) + "/" + resource, fields: fields)
@@ -36,7 +37,7 @@ struct TwilioAPI {
             return .sent(via: gateway, providerMessageID: sid, status: .sent)
         }
         let code = body?["code"]?.intValue
-        let detail = "code \(code.map(String.init) ?? "-"): \(message(body, response))"
+        let detail = "code \(code.map(String.init) ?? "-")" + (message(body, response).map { ": " + $0 } ?? "")
         if let transient = GatewayHTTP.transient(response, gateway: gateway, detail: detail) { return transient }
         if let code, destinationErrors.contains(code) { return .permanent(reason: "\(label) \(detail)") }
         if let code, unroutableErrors.contains(code) { return .unroutable(reason: "\(label) \(detail)") }

@@ -94,8 +94,13 @@ public struct VonageVoiceGateway: SMSGateway {
             }
             return .sent(via: name, providerMessageID: uuid, status: .sent)
         }
+        // The title and the names of bad parameters only: `detail` and each parameter's `reason`
+        // may echo the NCCO, which spells the code (docs/GATEWAYS.md).
         let title = json?["title"]?.stringValue ?? json?["error_title"]?.stringValue ?? "no JSON error"
-        let detail = VoiceRedaction.redact(title + ": " + (json?["detail"]?.stringValue ?? ""), code: sms.code)
+        let names = json?["invalid_parameters"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        let detail = Redaction.scrub(
+            title.prefix(100) + (names.isEmpty ? "" : " (invalid: " + names.prefix(5).map { String($0.prefix(40)) }.joined(separator: ", ") + ")"),
+            secrets: [sms.code])
         if let transient = GatewayHTTP.transient(response, gateway: name, detail: detail) { return transient }
         if response.status == 400 && Self.namesDestination(json) { return .permanent(reason: "\(name): \(detail)") }
         // 401/403 (application, key or account), other 4xx: this gateway cannot call now.

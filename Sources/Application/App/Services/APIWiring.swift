@@ -45,6 +45,7 @@ enum APIWiring {
             }
         }
         dependencies.fraudAdmin = FraudAdmin(store: store, clock: clock, policy: c.fraud)
+        dependencies.authThrottle = AuthThrottle(store: store, clock: clock)
         dependencies.verificationAdmin = (store as? any VerificationAdminStore).map { VerificationAdmin(store: $0, clock: clock) }
         dependencies.lockoutAdmin = (store as? any LimitLogAdminStore).map { LockoutAdmin(store: $0, clock: clock, limits: c.limits) }
         if !c.corsOrigins.isEmpty { dependencies.cors = CORSPolicy(origins: Set(c.corsOrigins)) }

@@ -15,7 +15,9 @@ enum ConsoleWiring {
         let gateway = delivery.gateway!, metrics = delivery.metrics
         let crypto = LibCryptoConsoleCrypto(key: secrets.keys.consoleSessionKey)
         let console = ConsoleFeature(
-            sessions: ConsoleSessions(keyring: c.apiKeys, crypto: crypto, clock: clock, random: random, idleTimeout: c.consoleIdleTimeout),
+            sessions: ConsoleSessions(
+                keyring: c.apiKeys, crypto: crypto, clock: clock, random: random, idleTimeout: c.consoleIdleTimeout,
+                secureCookie: c.consoleSecureCookie, revocations: SessionRevocations(store: store, clock: clock)),
             crypto: crypto, parser: DeclaredRangesParser(inner: LibPhoneNumberParser(), ranges: c.numberRanges),
             verifications: dependencies.verificationAdmin, lockouts: dependencies.lockoutAdmin, factors: store as? any FactorAdminStore,
             operations: ConsoleOperations(

@@ -2127,6 +2127,9 @@ public enum OpenAPIDocument {
           "403": {
             "$ref": "#/components/responses/InsufficientScope"
           },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
+          },
           "500": {
             "$ref": "#/components/responses/InternalError"
           },
@@ -2232,6 +2235,9 @@ public enum OpenAPIDocument {
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
+          },
           "500": {
             "$ref": "#/components/responses/InternalError"
           },
@@ -2308,6 +2314,9 @@ public enum OpenAPIDocument {
           "403": {
             "$ref": "#/components/responses/InsufficientScope"
           },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
+          },
           "500": {
             "$ref": "#/components/responses/InternalError"
           },
@@ -2367,6 +2376,9 @@ public enum OpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/InsufficientScope"
+          },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -2441,6 +2453,9 @@ public enum OpenAPIDocument {
           "403": {
             "$ref": "#/components/responses/InsufficientScope"
           },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
+          },
           "500": {
             "$ref": "#/components/responses/InternalError"
           },
@@ -2498,6 +2513,9 @@ public enum OpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/InsufficientScope"
+          },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -2567,6 +2585,9 @@ public enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -2795,6 +2816,9 @@ public enum OpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/InsufficientScope"
+          },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -3632,6 +3656,9 @@ public enum OpenAPIDocument {
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
+          },
           "500": {
             "$ref": "#/components/responses/InternalError"
           },
@@ -3889,6 +3916,9 @@ public enum OpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/InsufficientScope"
+          },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -4505,6 +4535,9 @@ public enum OpenAPIDocument {
           "403": {
             "$ref": "#/components/responses/InsufficientScope"
           },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
+          },
           "500": {
             "$ref": "#/components/responses/InternalError"
           },
@@ -4551,6 +4584,9 @@ public enum OpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/InsufficientScope"
+          },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -4599,6 +4635,9 @@ public enum OpenAPIDocument {
           "403": {
             "$ref": "#/components/responses/InsufficientScope"
           },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
+          },
           "500": {
             "$ref": "#/components/responses/InternalError"
           },
@@ -4645,6 +4684,9 @@ public enum OpenAPIDocument {
           },
           "403": {
             "$ref": "#/components/responses/InsufficientScope"
+          },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -6393,8 +6435,12 @@ public enum OpenAPIDocument {
         ],
         "properties": {
           "id": {
-            "type": "string",
+            "type": [
+              "string",
+              "null"
+            ],
             "pattern": "^ver_[0-9a-f]+$",
+            "description": "null while the verification is pending: its id would let anyone cancel it (docs/API.md)",
             "examples": [
               "ver_3f9c2d1e8a7b6c5d4e3f2a1b0c9d8e7f"
             ]
@@ -6673,7 +6719,11 @@ public enum OpenAPIDocument {
               ],
               "properties": {
                 "id": {
-                  "type": "string"
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "description": "null while pending (docs/API.md)"
                 },
                 "status": {
                   "$ref": "#/components/schemas/VerificationStatus"
@@ -7515,6 +7565,43 @@ public enum OpenAPIDocument {
                         "code": {
                           "enum": [
                             "forbidden"
+                          ]
+                        }
+                      }
+                    }
+                  }
+                }
+              ]
+            }
+          }
+        }
+      },
+      "AuthThrottled": {
+        "description": "`rate_limited` (`details.scope`: `auth`): this address failed too many console sign-ins or API keys; `Retry-After` says how long it waits (docs/OPERATIONS.md, \"Sign-in throttle\"). A valid key gets it too while the address waits.",
+        "headers": {
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          },
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/Error"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "error": {
+                      "type": "object",
+                      "properties": {
+                        "code": {
+                          "enum": [
+                            "rate_limited"
                           ]
                         }
                       }
