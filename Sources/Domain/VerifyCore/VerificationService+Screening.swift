@@ -45,10 +45,11 @@ extension VerificationService {
         if s.judged {
             let fraud = protection.fraud
             verdicts = try fraud.assess(keys: s.fraudKeys, now: now, in: tx)
-            // The start's own number's codes: one of them never counts against it in its block.
-            let own = min(1, admission.count(.phoneSend, within: fraud.policy.window, now: now))
             let blockRisky = verdicts.first?.isRisky ?? false
+            // (A healthy destination's start never enters this loop: it costs nothing more.)
             for verdict in verdicts where verdict.state != .normal && verdict.state != .allowed {
+                // The start's own number's codes: one of them never counts against it in its block.
+                let own = min(1, admission.count(.phoneSend, within: fraud.policy.window, now: now))
                 let country = verdict.key.hasPrefix("country:")
                 let place = country ? "country" : "block"
                 if verdict.state == .blocked { throw try fraud.refusal(verdict, now: now, in: tx) }
