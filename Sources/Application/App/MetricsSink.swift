@@ -67,8 +67,8 @@ final class MetricsSink: EventSink, Sendable {
             challenges.increment([provider, outcome])
         case .challengeReason(let reason):
             challengeReasons.increment([reason])
-        case .delivery(let gateway, let status, let to, let channel):
-            deliveries.increment([gateway, status, Self.country(region(of: to)), channel.rawValue])
+        case .delivery(let gateway, let status, let to, let channel, let known):
+            deliveries.increment([gateway, status, Self.country(known ?? region(of: to)), channel.rawValue])
         }
     }
 

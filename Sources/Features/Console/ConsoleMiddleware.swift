@@ -16,6 +16,10 @@ struct ConsoleMiddleware: Middleware {
     let logger: Logger
 
     func respond(to request: HTTPRequest, context: inout RouteContext, next: NextResponder) throws -> HTTPResponse {
+        // Every request passes here: one that names neither part costs no split (no allocation).
+        guard request.path.utf8.count >= 6, request.path.contains("console") || request.path.contains("/admin") else {
+            return try next(request, &context)
+        }
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true)
         let console = segments.first == "console"
         let admin = segments.count >= 2 && segments[0] == "v1" && segments[1] == "admin"
