@@ -126,7 +126,7 @@ fi
 
 # column FILE WHICH N: the values of field N for one binary, in round order, and their median.
 values() { awk -v w="$2" -v n="$3" '$1 == w { printf "%s%s", sep, $n; sep = " · " }' "$1"; }
-median() { awk -v w="$2" -v n="$3" '$1 == w { v[++k] = $n } END { asort(v); if (k % 2) print v[(k + 1) / 2]; else printf "%.2f\n", (v[k / 2] + v[k / 2 + 1]) / 2 }' "$1"; }
+median() { awk -v w="$2" -v n="$3" '$1 == w { print $n }' "$1" | sort -g | awk '{ v[++k] = $1 } END { if (k % 2) print v[(k + 1) / 2]; else printf "%.2f\n", (v[k / 2] + v[k / 2 + 1]) / 2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "nan" }'; }
 row() { # FILE FIELD LABEL UNIT
   local a b; a=$(median "$1" rev "$2"); b=$(median "$1" head "$2")
