@@ -1,5 +1,5 @@
 import API
-import DevInbox
+@testable import DevInbox
 import Testing
 
 /// Development endpoints show codes: they answer loopback clients only, the client being what
@@ -43,5 +43,14 @@ import Testing
         #expect(!DevAccess().allows(path: "/dev/messages", client: "203.0.113.7"))
         #expect(!DevAccess().allows(path: "/dev", client: "203.0.113.7"))
         #expect(DevAccess().allows(path: "/devices", client: "203.0.113.7"))
+    }
+}
+
+/// The in-place reading of a path's first segment agrees with the split it replaced.
+@Suite("Development paths")
+struct DevPathTests {
+    @Test(arguments: ["/dev", "/dev/", "//dev/messages", "/dev/inbox?x=1", "/devices", "/v1/dev", "/", "", "dev", "/de", "///"])
+    func guardsAsTheRouterReads(path: String) {
+        #expect(DevAccess.guards(path) == (path.split(separator: "/", omittingEmptySubsequences: true).first == "dev"), "\(path)")
     }
 }

@@ -73,8 +73,8 @@ final class MetricsSink: EventSink, Sendable {
             challengeReasons.increment([reason])
         case .steered:
             steered.increment([])
-        case .delivery(let gateway, let status, let to, let channel):
-            deliveries.increment([gateway, status, Self.country(region(of: to)), channel.rawValue])
+        case .delivery(let gateway, let status, let to, let channel, let known):
+            deliveries.increment([gateway, status, Self.country(known ?? region(of: to)), channel.rawValue])
         }
     }
 

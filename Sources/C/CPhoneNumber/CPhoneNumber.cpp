@@ -121,14 +121,18 @@ void parseInto(const char *input, size_t length, const char *defaultRegion, CPNR
     // Fresh strings each time: some of these getters append rather than assign.
     std::string regionCode, e164, international, national;
     util.GetRegionCodeForNumber(number, &regionCode);
-    out->is_valid = util.IsValidNumberForRegion(number, regionCode) ? 1 : 0;
+    // GetNumberType(number) takes the metadata of the number's own region, as
+    // IsValidNumberForRegion(number, regionCode) does, and runs the same type patterns:
+    // the number is valid exactly when its type is known. Deriving one from the other
+    // saves a pass over the patterns (a third of a parse's regex work for a +1 number).
+    const PhoneNumberUtil::PhoneNumberType type = util.GetNumberType(number);
+    out->number_type = mapType(type);
+    out->is_valid = type != PhoneNumberUtil::UNKNOWN ? 1 : 0;
     if (regionGiven) {
         out->is_valid_for_region =
             (region == regionCode ? out->is_valid != 0 : util.IsValidNumberForRegion(number, region)) ? 1 : 0;
     }
     out->country_code = number.country_code();
-
-    out->number_type = mapType(util.GetNumberType(number));
 
     copyString(out->region_code, regionCode);
     util.Format(number, PhoneNumberUtil::E164, &e164);

@@ -91,20 +91,27 @@ public struct MessagePayload: Sendable, Equatable, Codable {
     public var locale: String?
     /// International format of the destination, for the console sink.
     public var display: String
+    /// The destination's region as parsed at the start (`US`, `GB`, …), for the delivery metric's
+    /// country: without it the worker would parse the number again for every message (one
+    /// libphonenumber parse ≈ 25 µs and ~200 allocations, docs/BENCHMARKS.md). Absent in
+    /// payloads sealed before it existed.
+    public var region: String?
 
-    public init(body: String, code: String, locale: String?, display: String) {
+    public init(body: String, code: String, locale: String?, display: String, region: String? = nil) {
         self.body = body
         self.code = code
         self.locale = locale
         self.display = display
+        self.region = region
     }
 
-    /// The JSON that is sealed: `{"body","code","locale"?,"display"}` (the same document
+    /// The JSON that is sealed: `{"body","code","locale"?,"display","region"?}` (the same document
     /// `Codable` writes, made without Foundation's encoder on the request path).
     public var json: [UInt8] {
         var members = [JSONMember("body", .string(body)), JSONMember("code", .string(code))]
         if let locale { members.append(JSONMember("locale", .string(locale))) }
         members.append(JSONMember("display", .string(display)))
+        if let region { members.append(JSONMember("region", .string(region))) }
         return JSONValue.object(members).encoded()
     }
 
@@ -114,7 +121,7 @@ public struct MessagePayload: Sendable, Equatable, Codable {
         guard let body = value["body"]?.stringValue, let code = value["code"]?.stringValue,
               let display = value["display"]?.stringValue
         else { throw PayloadError() }
-        self.init(body: body, code: code, locale: value["locale"]?.stringValue, display: display)
+        self.init(body: body, code: code, locale: value["locale"]?.stringValue, display: display, region: value["region"]?.stringValue)
     }
 
     struct PayloadError: Error {}

@@ -17,8 +17,9 @@ public enum DomainEvent: Sendable, Equatable {
     case challenge(provider: String, outcome: String)
     /// A message reached a delivery state ("sent", "failed" by the worker; "delivered",
     /// "undelivered", "failed" from a vendor's receipt) through `gateway`, to `to` (E.164, only
-    /// for its country: never logged; empty when the receipt does not say).
-    case delivery(gateway: String, status: String, to: String, channel: Channel)
+    /// for its country: never logged; empty when the receipt does not say). `region`: the
+    /// number's region when the sender knows it (then `to` is not parsed again).
+    case delivery(gateway: String, status: String, to: String, channel: Channel, region: String? = nil)
     /// Why a challenge was asked (`phone_send_soft`, `block_watched`, … `always`).
     case challengeReason(String)
     /// A start or resend whose SMS destination the fraud guard refused went over WhatsApp only.

@@ -257,7 +257,8 @@ public struct VerificationService: Sendable {
         let body = composer.body(
             code: code, locale: verification.locale, region: verification.region, purpose: verification.purpose,
             ttlSeconds: policy.codeTTL, appName: options.appName, appHash: options.appHash)
-        let payload = MessagePayload(body: body, code: code, locale: verification.locale, display: verification.display)
+        let payload = MessagePayload(
+            body: body, code: code, locale: verification.locale, display: verification.display, region: verification.region)
         let sealed = try sealer.seal(payload.json)
         let message = OutboxMessage(
             id: random.timeOrderedIdentifier(prefix: "msg_", at: now), verificationID: verification.id, to: verification.phoneNumber,

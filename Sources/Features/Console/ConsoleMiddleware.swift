@@ -15,10 +15,28 @@ struct ConsoleMiddleware: Middleware {
     let crypto: any ConsoleCrypto
     let logger: Logger
 
+    /// Whether `path`'s first segment is `console`, or its first two are `v1` and `admin`
+    /// (empty segments skipped, as a split omitting them would), read byte by byte.
+    static func scope(of path: String) -> (console: Bool, admin: Bool) {
+        let bytes = path.utf8
+        var index = bytes.startIndex
+        func segment() -> Substring.UTF8View? {
+            while index < bytes.endIndex, bytes[index] == UInt8(ascii: "/") { index = bytes.index(after: index) }
+            guard index < bytes.endIndex else { return nil }
+            let start = index
+            while index < bytes.endIndex, bytes[index] != UInt8(ascii: "/") { index = bytes.index(after: index) }
+            return bytes[start..<index]
+        }
+        guard let first = segment() else { return (false, false) }
+        if first.elementsEqual("console".utf8) { return (true, false) }
+        guard first.elementsEqual("v1".utf8), let second = segment() else { return (false, false) }
+        return (false, second.elementsEqual("admin".utf8))
+    }
+
     func respond(to request: HTTPRequest, context: inout RouteContext, next: NextResponder) throws -> HTTPResponse {
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true)
-        let console = segments.first == "console"
-        let admin = segments.count >= 2 && segments[0] == "v1" && segments[1] == "admin"
+        // Every request passes here: the path's first segments are compared in place (no split,
+        // no allocation, no Foundation search) before anything else is done.
+        let (console, admin) = Self.scope(of: request.path)
         guard console || admin else { return try next(request, &context) }
 
         // The keyring's own rule: a request without a bearer key is judged by its session (and

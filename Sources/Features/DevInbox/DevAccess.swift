@@ -16,8 +16,12 @@ public struct DevAccess: Sendable {
 
     /// Whether `path` is a development endpoint (anything under `/dev`), read as the router reads
     /// it: empty segments do not count, so `//dev/messages` is guarded like `/dev/messages`.
+    /// Every request passes here, so the first segment is compared in place (no split).
     static func guards(_ path: String) -> Bool {
-        path.split(separator: "/", omittingEmptySubsequences: true).first == "dev"
+        let bytes = path.utf8
+        guard let start = bytes.firstIndex(where: { $0 != UInt8(ascii: "/") }) else { return false }
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+        return bytes[start..<end].elementsEqual("dev".utf8)
     }
 
     /// Whether a request for `path` from `client` (resolved address) may be answered. `host`: the

@@ -6,12 +6,14 @@ import VerifyCore
 extension DeliveryWorker {
     /// Buffers an outcome; writes the buffer when it holds a batch or its oldest outcome is
     /// 10 ms old. Under load, completions of many messages share one store transaction; a crash
-    /// re-sends at most those ~10 ms of messages (their leases lapse).
-    func record(_ outcome: OutboxOutcome, of message: OutboxMessage) {
+    /// re-sends at most those ~10 ms of messages (their leases lapse). `region`: the destination's,
+    /// when the payload in hand says it (the metric then parses nothing).
+    func record(_ outcome: OutboxOutcome, of message: OutboxMessage, region: String? = nil) {
         let event = configuration.events?.delivery(message, outcome: outcome)
         if outcome.status == .sent || outcome.status == .failed {
             configuration.sink.record(
-                .delivery(gateway: outcome.gateway ?? "none", status: outcome.status.rawValue, to: message.to, channel: message.channel))
+                .delivery(gateway: outcome.gateway ?? "none", status: outcome.status.rawValue, to: message.to, channel: message.channel,
+                          region: region))
         }
         condition.lock()
         let now = DispatchTime.now().uptimeNanoseconds  // read under the lock: never before `oldestCompletion`

@@ -271,7 +271,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
             // Claimed from the store (retries, resends), then superseded while it waited here
             // behind slower sends: its row says so (one read; the hand-off path needs none).
             if payload == nil && !isStillQueued(message) { continue }
-            record(deliver(message, payload: payload), of: message)
+            record(deliver(message, payload: payload), of: message, region: payload?.region)
         }
         condition.lock()
         let threadless = !running

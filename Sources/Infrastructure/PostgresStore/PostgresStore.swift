@@ -1,4 +1,5 @@
 import Foundation
+@_exported import class Postgres.QueryCounter
 import Postgres
 import Synchronization
 import VerifyCore
@@ -73,7 +74,8 @@ public final class PostgresStore: VerificationStore, OutboxStore, EventOutboxSto
     /// unless the URL's `options` set it. Throws ``PostgresStoreError/unreachable(url:underlying:)``
     /// when the server cannot be reached, ``PostgresStoreError/databaseIsNewer(databaseVersion:newestKnown:)``
     /// for a database migrated by a newer build.
-    public init(url: String, poolSize: Int = 8, schema: String? = nil) throws {
+    /// `counter` counts statements and round trips at the connections (the statement budget's tests).
+    public init(url: String, poolSize: Int = 8, schema: String? = nil, counter: QueryCounter? = nil) throws {
         var parsed = try PostgresURL(url)
         var settings: [String] = []
         if let schema {
@@ -106,7 +108,7 @@ public final class PostgresStore: VerificationStore, OutboxStore, EventOutboxSto
                 parsed.options.append((key: "options", value: setting))
             }
         }
-        pool = PostgresPool(url: parsed, size: poolSize)
+        pool = PostgresPool(url: parsed, size: poolSize, counter: counter)
         displayURL = parsed.description
         do {
             try pool.withConnection { connection in

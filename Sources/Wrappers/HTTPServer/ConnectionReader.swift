@@ -8,6 +8,7 @@ enum ConnectionReader {
     /// All request header fields in arrival order.
     static func headers(of connection: OpaquePointer) -> HTTPHeaders {
         var fields: [(String, String)] = []
+        fields.reserveCapacity(8)  // a typical API request's head: no regrowth
         withUnsafeMutablePointer(to: &fields) { pointer in
             _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { context, _, key, keySize, value, valueSize in
                 guard let context, let key else { return .YES }

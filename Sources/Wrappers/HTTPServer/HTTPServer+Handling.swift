@@ -50,7 +50,10 @@ extension HTTPServer {
             headerDeadlines.headComplete(connection)
             let state = RequestState()
             requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
-            if let problem = FramingCheck.problem(ConnectionReader.headers(of: connection).fields) {
+            // Read once: the head is complete now, and the request is built from the same fields.
+            let headers = ConnectionReader.headers(of: connection)
+            state.headers = headers
+            if let problem = FramingCheck.problem(headers.fields) {
                 // Ambiguous framing (a request-smuggling precondition: a proxy may frame the body
                 // another way). Refused before any body is read, and the connection is closed
                 // because where the next request starts is unknown.
@@ -102,11 +105,12 @@ extension HTTPServer {
             method: method.map { String(cString: $0) } ?? "GET",
             path: url.map { String(cString: $0) } ?? "/",
             query: ConnectionReader.query(of: connection),
-            headers: ConnectionReader.headers(of: connection),
+            headers: state.headers ?? ConnectionReader.headers(of: connection),
             body: state.body,
             remoteAddress: ConnectionReader.remoteAddress(of: connection)
         )
         state.body = []
+        state.headers = nil
         return send(responder.respond(to: request), on: connection)
     }
 

@@ -1,3 +1,5 @@
+import HTTPMessages
+
 /// Per-request state that lives from the first access-handler call to the
 /// request-completed notification (held in MHD's `req_cls` via `Unmanaged`).
 ///
@@ -13,4 +15,6 @@ final class RequestState {
     var discarding = false
     /// A response has been queued; later calls only drop upload data.
     var responded = false
+    /// The header fields, read once when the head arrived (framing check, then the request).
+    var headers: HTTPHeaders?
 }

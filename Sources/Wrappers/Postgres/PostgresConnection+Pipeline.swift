@@ -94,6 +94,7 @@ extension PostgresConnection {
             commands.append(.execute(sql: sql))
         }
         let synced = PQpipelineSync(handle) == 1
+        counter?.count(statements: statements.count, roundTrips: 1)
 
         // Read every queued command's results (each ends with a NULL), then the sync point.
         var results: [PostgresCommandResult] = []

@@ -31,6 +31,7 @@ extension PostgresConnection {
     /// `BEGIN`/`COMMIT` the whole script runs in one implicit transaction.
     public func execute(_ sql: String) throws {
         let handle = try openHandle()
+        counter?.count(statements: 1, roundTrips: 1)
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try PostgresResult.check(result, connection: handle, sql: sql)
@@ -62,6 +63,7 @@ extension PostgresConnection {
         _ formats: UnsafePointer<Int32>?
     ) throws -> OpaquePointer {
         let result: OpaquePointer?
+        counter?.count(statements: 1, roundTrips: statements[key] == nil && statements.count < Self.statementCacheLimit ? 2 : 1)
         if let name = statements[key] {
             result = PQexecPrepared(handle, name, count, values, lengths, formats, 0)
         } else if statements.count < Self.statementCacheLimit {

@@ -23,6 +23,8 @@ public final class PostgresConnection {
     var statementCounter = 0
     /// How many ``transaction(isolation:_:)`` calls are open (inner ones use savepoints).
     var transactionDepth = 0
+    /// Counts statements and round trips when a test asked for it (set by the pool).
+    public var counter: QueryCounter?
 
     /// Beyond this many cached statements, new SQL runs unprepared (`PQexecParams`),
     /// which bounds server memory when callers build SQL dynamically.

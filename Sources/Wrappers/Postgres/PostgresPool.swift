@@ -21,6 +21,7 @@ public final class PostgresPool: @unchecked Sendable {
     public let url: PostgresURL
     /// The most connections open (idle + borrowed + being opened) at once.
     public let size: Int
+    private let counter: QueryCounter?
     private let acquireTimeout: Double
     private let condition = NSCondition()
     private var idle: [PostgresConnection] = []
@@ -38,8 +39,10 @@ public final class PostgresPool: @unchecked Sendable {
     }
 
     /// The same from a parsed URL (e.g. one whose options a caller adjusted).
+    /// `counter` counts every pooled connection's statements and round trips (tests).
     public init(url: PostgresURL, size: Int = 8, connectTimeoutSeconds: Int = 5,
-                acquireTimeoutSeconds: Double? = nil) {
+                acquireTimeoutSeconds: Double? = nil, counter: QueryCounter? = nil) {
+        self.counter = counter
         precondition(size > 0, "a pool needs at least one connection")
         var parsed = url
         if parsed.option("connect_timeout") == nil, connectTimeoutSeconds > 0 {
@@ -134,7 +137,9 @@ public final class PostgresPool: @unchecked Sendable {
     /// Opens a connection for a slot already counted in `open`; frees the slot on failure.
     private func opened() throws -> PostgresConnection {
         do {
-            return try PostgresConnection(url)
+            let connection = try PostgresConnection(url)
+            connection.counter = counter
+            return connection
         } catch {
             releaseSlot()
             throw error

@@ -11,6 +11,7 @@ extension Connection {
     @discardableResult
     public func run(_ sql: String, _ params: [SQLiteValue] = []) throws -> Int {
         let statement = try prepared(sql)
+        counter?.count(statement)
         defer { statement.reset() }
         try bind(params, to: statement)
         while try step(statement) {}
@@ -20,6 +21,7 @@ extension Connection {
     /// Runs one statement and returns all rows it yields (`SELECT`, `RETURNING`).
     public func query(_ sql: String, _ params: [SQLiteValue] = []) throws -> [Row] {
         let statement = try prepared(sql)
+        counter?.count(statement)
         defer { statement.reset() }
         try bind(params, to: statement)
         var rows: [Row] = []
@@ -38,6 +40,7 @@ extension Connection {
     /// (`INSERT … RETURNING`) is still stepped to completion.
     public func queryOne(_ sql: String, _ params: [SQLiteValue] = []) throws -> Row? {
         let statement = try prepared(sql)
+        counter?.count(statement)
         defer { statement.reset() }
         try bind(params, to: statement)
         guard try step(statement) else { return nil }
@@ -64,7 +67,9 @@ extension Connection {
     /// One `sqlite3_step`: `true` on a row, `false` when done, throws otherwise.
     private func step(_ statement: Statement) throws -> Bool {
         switch sqlite3_step(statement.handle) {
-        case SQLITE_ROW: return true
+        case SQLITE_ROW:
+            counter?.countRow()
+            return true
         case SQLITE_DONE: return false
         case let code: throw error(code, sql: statement.sql)
         }

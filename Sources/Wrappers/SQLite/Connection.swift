@@ -11,6 +11,8 @@ public final class Connection {
     let handle: OpaquePointer
     /// Prepared statements keyed by their SQL text.
     var statements: [String: Statement] = [:]
+    /// Counts what this connection runs, when a test asked for it.
+    let counter: StatementCounter?
 
     /// Beyond this many cached statements the cache is emptied, which bounds
     /// memory when callers build SQL dynamically.
@@ -18,8 +20,9 @@ public final class Connection {
 
     /// Opens (and creates, unless `readOnly`) the database file at `path`,
     /// sets the busy timeout and turns foreign-key enforcement on.
-    public init(path: String, readOnly: Bool = false, busyTimeoutMillis: Int32 = 5000) throws {
+    public init(path: String, readOnly: Bool = false, busyTimeoutMillis: Int32 = 5000, counter: StatementCounter? = nil) throws {
         SQLiteLibrary.configure()
+        self.counter = counter
         let access = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var opened: OpaquePointer?
         let code = sqlite3_open_v2(path, &opened, access | SQLITE_OPEN_NOMUTEX, nil)
@@ -45,6 +48,7 @@ public final class Connection {
     /// Runs one or more `;`-separated statements without parameters
     /// (`sqlite3_exec`): schema scripts, PRAGMAs, transaction control.
     public func execute(_ sql: String) throws {
+        counter?.countScript()
         try check(sqlite3_exec(handle, sql, nil, nil, nil), sql: sql)
     }
 

@@ -23,7 +23,8 @@ public final class Database: Sendable {
         try configuration.validate()
         try FileSystem.createParentDirectory(of: configuration.path)
         let connection = try Connection(
-            path: configuration.path, readOnly: false, busyTimeoutMillis: configuration.busyTimeoutMillis)
+            path: configuration.path, readOnly: false, busyTimeoutMillis: configuration.busyTimeoutMillis,
+            counter: configuration.statementCounter)
         let mode = try connection.queryOne("PRAGMA journal_mode = WAL")?.text(0)
         guard mode?.lowercased() == "wal" else {
             throw SQLiteError.misuse("could not enable WAL (journal_mode is \(mode ?? "unknown"))")
@@ -47,7 +48,8 @@ public final class Database: Sendable {
         self.readers = ReaderPool(
             path: configuration.path,
             capacity: configuration.readerCount,
-            busyTimeoutMillis: configuration.busyTimeoutMillis)
+            busyTimeoutMillis: configuration.busyTimeoutMillis,
+            counter: configuration.statementCounter)
         do {
             try writer.start()
         } catch {

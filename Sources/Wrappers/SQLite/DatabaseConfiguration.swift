@@ -22,6 +22,8 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     /// (then every 4,000 pages) to copy. 0: no background thread, and the writer checkpoints
     /// every 1,000 pages (SQLite's default).
     public var checkpointIntervalMicros: Int = 50_000
+    /// Counts the statements every connection of the database runs (tests); nil counts nothing.
+    public var statementCounter: StatementCounter?
 
     /// A configuration; only `path` is required.
     public init(

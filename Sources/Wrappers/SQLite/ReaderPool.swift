@@ -15,8 +15,10 @@ final class ReaderPool: @unchecked Sendable {
     private let path: String
     private let capacity: Int
     private let busyTimeoutMillis: Int32
+    private let counter: StatementCounter?
 
-    init(path: String, capacity: Int, busyTimeoutMillis: Int32) {
+    init(path: String, capacity: Int, busyTimeoutMillis: Int32, counter: StatementCounter? = nil) {
+        self.counter = counter
         self.path = path
         self.capacity = capacity
         self.busyTimeoutMillis = busyTimeoutMillis
@@ -58,7 +60,7 @@ final class ReaderPool: @unchecked Sendable {
                 openCount += 1
                 lock.unlock()
                 do {
-                    return try Connection(path: path, readOnly: true, busyTimeoutMillis: busyTimeoutMillis)
+                    return try Connection(path: path, readOnly: true, busyTimeoutMillis: busyTimeoutMillis, counter: counter)
                 } catch {
                     lock.withLock {
                         openCount -= 1

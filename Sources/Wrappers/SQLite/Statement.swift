@@ -9,6 +9,8 @@ final class Statement {
     let parameterCount: Int
     /// Whether the statement cannot write (SELECT, most PRAGMA reads).
     let isReadOnly: Bool
+    /// BEGIN, COMMIT, ROLLBACK, SAVEPOINT or RELEASE: counted apart from the SQL a store issues.
+    let isTransactionControl: Bool
     /// The result columns, built on first use and shared by every row the statement yields
     /// until SQLite re-prepares it (after a schema change the columns may differ).
     private var columns: RowColumns?
@@ -20,6 +22,8 @@ final class Statement {
         self.sql = sql
         self.parameterCount = Int(sqlite3_bind_parameter_count(handle))
         self.isReadOnly = sqlite3_stmt_readonly(handle) != 0
+        let verb = sql.prefix { $0 != " " }.uppercased()
+        self.isTransactionControl = ["BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"].contains(verb)
     }
 
     deinit {
