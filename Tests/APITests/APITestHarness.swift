@@ -31,6 +31,7 @@ struct APITestHarness {
         dependencies.fraudAdmin = FraudAdmin(store: t.store, clock: t.clock, policy: protection.fraud.policy)
         dependencies.lockoutAdmin = LockoutAdmin(store: t.store, clock: t.clock, limits: protection.limiter.limits)
         dependencies.verificationAdmin = VerificationAdmin(store: t.store, clock: t.clock)
+        dependencies.limitsAdmin = LimitsAdmin(store: t.store)
         dependencies.apiKeys = apiKeys ?? APIKeyring(admin: adminKey.map { [$0] } ?? [])
         dependencies.mfa = MFAService(
             verifications: t.service, store: t.store, clock: t.clock, random: t.random,

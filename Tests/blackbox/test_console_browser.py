@@ -54,6 +54,12 @@ def rows(driver, table):
             for tr in driver.find_elements(By.CSS_SELECTOR, f"#{table} tbody tr")]
 
 
+def confirm(driver, accept=True):
+    """Answers the page's confirmation dialog (every change asks first)."""
+    until(driver, lambda d: d.find_elements(By.ID, "confirm-yes"), "the confirmation is asked")
+    driver.find_element(By.ID, "confirm-yes" if accept else "confirm-no").click()
+
+
 def sign_in(driver, key):
     field = driver.find_element(By.ID, "api_key")
     field.clear()
@@ -100,8 +106,13 @@ def test_sign_in_look_up_lift_block_and_clear(console, browser):  # noqa: F811
     until(browser, lambda d: rows(d, "lockouts-table") and rows(d, "lockouts-table")[0][1] == "1", "the lockout is listed")
     screenshot(browser, "lookup")
 
-    # Lift the lockout.
+    # Lift the lockout: asked first; cancelling changes nothing.
     browser.find_element(By.ID, "lift-lockouts").click()
+    confirm(browser, accept=False)
+    assert rows(browser, "lockouts-table")[0][1] == "1"
+    browser.find_element(By.ID, "lift-lockouts").click()
+    assert "Lift every failed-check lockout of +14155552671?" in browser.find_element(By.ID, "confirm-text").text
+    confirm(browser)
     until(browser, lambda d: d.find_elements(By.ID, "status") and "Lifted 1" in d.find_element(By.ID, "status").text, "lifted")
     assert rows(browser, "lockouts-table") == [["None."]]
     status, _, listed = console.request("GET", "/v1/admin/lockouts?phone_number=%2B14155552671",

@@ -26,6 +26,10 @@ public enum LimitScope: String, Sendable, CaseIterable {
     case whatsappSend = "whatsapp_send"
     case callSend = "call_send"
 
+    /// The scopes that make up a number's send quota, which `limits clear NUMBER` lifts: their
+    /// keys' value is the number, or the number followed by `|` and a requester.
+    public static let numberQuotaScopes: Set<LimitScope> = [.phoneSend, .whatsappSend, .callSend]
+
     /// `details.scope` of a refusal.
     public var refusalScope: String {
         switch self {

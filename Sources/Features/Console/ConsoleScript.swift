@@ -68,6 +68,23 @@ enum ConsoleScript {
             });
             return b;
           }
+          // Every change asks first, in the page (a <dialog>, no window.confirm): what it does, to what.
+          function confirmed(question, action) {
+            return function () {
+              return new Promise(function (resolve, reject) {
+                var d = el('dialog', { id: 'confirm', class: 'confirm' });
+                var yes = el('button', { type: 'button', id: 'confirm-yes', text: 'Confirm' });
+                var no = el('button', { type: 'button', id: 'confirm-no', class: 'secondary', text: 'Cancel' });
+                d.append(el('p', { id: 'confirm-text', text: question }), el('div', { class: 'actions' }, yes, no));
+                document.body.append(d);
+                function close() { d.close(); d.remove(); }
+                no.addEventListener('click', function () { close(); resolve(); });
+                d.addEventListener('cancel', function () { close(); resolve(); });
+                yes.addEventListener('click', function () { close(); action().then(resolve, reject); });
+                d.showModal();
+              });
+            };
+          }
           function section(title, id) { var s = el('section', { id: id }, el('h2', { text: title })); content.append(s); return s; }
           function time(t) { return t ? t.replace('T', ' ').replace('Z', ' UTC') : '—'; }
 
@@ -90,23 +107,29 @@ enum ConsoleScript {
                           dl.status, dl.gateway, dl.last_error, time(x.expires_at)];
                 })));
               if (d.next_cursor) v.append(button('Older', 'older', function () { return numberPage(d.next_cursor); }));
-              section('Send quota', 'send-quota').append(table('quota-table', ['Window', 'Quota', 'Left', 'Next slot in'],
+              var sq = section('Send quota', 'send-quota');
+              sq.append(table('quota-table', ['Window', 'Quota', 'Left', 'Next slot in'],
                 d.send_quota.map(function (q) { return [q.window_seconds + ' s', q.quota, q.remaining, q.reset_seconds ? q.reset_seconds + ' s' : '—']; })));
+              sq.append(button('Lift send quota', 'lift-quota', confirmed('Lift the send quota of ' + n + ' (every channel, window and requester)? Its owner can then start at once.', function () {
+                return api('DELETE', '/v1/admin/limits/' + encodeURIComponent(n)).then(function (r) {
+                  return numberPage().then(function () { status('Lifted the send quota: ' + r.cleared + ' log(s) cleared.'); });
+                });
+              })));
               var l = section('Lockouts', 'lockouts');
               l.append(table('lockouts-table', ['Requester', 'Failed checks', 'Locked until'],
                 d.lockouts.map(function (x) { return [x.requester, x.failures, time(x.locked_until)]; })));
-              if (d.lockouts.length) l.append(button('Lift lockouts', 'lift-lockouts', function () {
+              if (d.lockouts.length) l.append(button('Lift lockouts', 'lift-lockouts', confirmed('Lift every failed-check lockout of ' + n + '?', function () {
                 return api('DELETE', '/v1/admin/lockouts/' + encodeURIComponent(n)).then(function (r) {
                   return numberPage().then(function () { status('Lifted ' + r.cleared + ' lockout(s).'); });
                 });
-              }));
+              })));
               section('MFA factors', 'factors').append(table('factors-table', ['Factor', 'Subject', 'Enrolled', 'Last used', ''],
                 d.factors.map(function (f, i) {
-                  return [f.id, f.subject, time(f.created_at), time(f.last_used_at), button('Delete', 'delete-factor-' + i, function () {
+                  return [f.id, f.subject, time(f.created_at), time(f.last_used_at), button('Delete', 'delete-factor-' + i, confirmed('Delete factor ' + f.id + ' of ' + f.subject + '?', function () {
                     return api('DELETE', '/v1/admin/users/' + encodeURIComponent(f.subject) + '/factors/' + encodeURIComponent(f.id)).then(function () {
                       return numberPage().then(function () { status('Deleted factor ' + f.id + '.'); });
                     });
-                  })];
+                  }))];
                 })));
             });
           }

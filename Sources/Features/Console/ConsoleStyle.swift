@@ -40,6 +40,9 @@ enum ConsoleStyle {
         svg .approved, .swatch.approved { fill: var(--ok); background: var(--ok); }
         .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; vertical-align: middle; }
         code { font-size: 13px; }
+        dialog.confirm { border: 1px solid var(--line); border-radius: 10px; background: var(--card); color: var(--fg); max-width: 480px; }
+        dialog.confirm .actions { display: flex; gap: 8px; justify-content: flex-end; }
+        button.secondary { background: var(--card); color: var(--accent); }
         .history { display: inline-block; margin: 6px 18px 10px 0; }
         .history svg { display: block; border-bottom: 1px solid var(--line); }
         """#

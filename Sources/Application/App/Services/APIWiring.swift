@@ -47,6 +47,7 @@ enum APIWiring {
         dependencies.fraudAdmin = FraudAdmin(store: store, clock: clock, policy: c.fraud)
         dependencies.verificationAdmin = (store as? any VerificationAdminStore).map { VerificationAdmin(store: $0, clock: clock) }
         dependencies.lockoutAdmin = (store as? any LimitLogAdminStore).map { LockoutAdmin(store: $0, clock: clock, limits: c.limits) }
+        dependencies.limitsAdmin = (store as? any LimitLogAdminStore).map { LimitsAdmin(store: $0) }
         if !c.corsOrigins.isEmpty { dependencies.cors = CORSPolicy(origins: Set(c.corsOrigins)) }
         dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock, eventRecorder: delivery.eventRecorder, sink: delivery.metrics)
         dependencies.metrics = delivery.metrics.registry

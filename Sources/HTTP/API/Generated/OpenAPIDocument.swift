@@ -2450,6 +2450,80 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/v1/admin/limits/{phone}": {
+      "parameters": [
+        {
+          "name": "phone",
+          "in": "path",
+          "required": true,
+          "description": "E.164 number, the `+` URL-encoded as `%2B`.",
+          "schema": {
+            "type": "string",
+            "maxLength": 32
+          }
+        }
+      ],
+      "delete": {
+        "operationId": "clearSendQuota",
+        "summary": "Lift a number's send quota (every channel, window and requester)",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "How many send-quota logs were deleted.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/LockoutsCleared"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The path is not an E.164 number (`invalid_phone_number`, `details.reason`: `not_a_number`).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        },
+        "description": "Deletes the rate-limit logs of the number's send quotas (`phone_send`, `whatsapp_send`, `call_send`, per number and per requester), so an owner whose quota strangers spent can start again (docs/ABUSE.md, \"Operators lift locks\"). Scope `lockouts`."
+      }
+    },
     "/v1/admin/users/{subject}/factors": {
       "parameters": [
         {
