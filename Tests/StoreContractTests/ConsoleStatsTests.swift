@@ -47,5 +47,21 @@ import VerifyCore
         let events = try stats.eventBacklog(failedSince: t0)
         #expect(events == EventBacklog(pending: 2, oldestPending: t0.addingTimeInterval(2), failed: 1))
         #expect(try stats.eventBacklog(failedSince: t0.addingTimeInterval(12)).failed == 0)
+        // The verification page's events: by the id quoted in the body, ended ones in the window.
+        try made.write { tx in
+            for (id, at) in [("evt_a", 20.0), ("evt_b", 21.0)] {
+                try tx.insertEvent(WebhookEvent(id: id, type: .verificationApproved, createdAt: t0.addingTimeInterval(at), body: #"{"data":{"id":"ver_0001"}}"#))
+            }
+            try tx.insertEvent(WebhookEvent(id: "evt_c", type: .verificationApproved, createdAt: t0.addingTimeInterval(22), body: #"{"data":{"id":"ver_00012"}}"#))
+        }
+        let sent = try outbox.claimEvents(limit: 10, now: t0.addingTimeInterval(30), leaseUntil: t0.addingTimeInterval(60), owner: "B")
+            .filter { $0.event.id == "evt_a" }
+        try outbox.completeEvents(
+            sent.map { EventOutcome(eventID: $0.event.id, status: .delivered, attempts: 1, nextAttemptAt: nil, lastError: nil, at: t0.addingTimeInterval(31)) },
+            owner: "B")
+        try outbox.releaseEventLeases(owner: "B")
+        let mentioned = try stats.events(mentioning: "ver_0001", from: t0, to: t0.addingTimeInterval(100), limit: 10)
+        #expect(mentioned.map { "\($0.id)=\($0.status)" } == ["evt_a=delivered", "evt_b=queued"])
+        #expect(try stats.events(mentioning: "ver_0001", from: t0.addingTimeInterval(40), to: t0.addingTimeInterval(100), limit: 10).map(\.id) == ["evt_b"])
     }
 }

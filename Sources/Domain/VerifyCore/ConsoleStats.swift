@@ -48,6 +48,25 @@ public struct EventBacklog: Sendable, Equatable {
     }
 }
 
+/// One event of the events outbox as the console's verification page lists it.
+public struct EventRecord: Sendable, Equatable {
+    public let id: String
+    public let type: String
+    public let status: String
+    public let attempts: Int
+    public let lastError: String?
+    public let createdAt: Date
+
+    public init(id: String, type: String, status: String, attempts: Int, lastError: String?, createdAt: Date) {
+        self.id = id
+        self.type = type
+        self.status = status
+        self.attempts = attempts
+        self.lastError = lastError
+        self.createdAt = createdAt
+    }
+}
+
 /// Aggregates for the console's delivery page, each one grouped query bounded by its groups,
 /// never one row per message; none runs on the request path.
 public protocol ConsoleStatsStore: Sendable {
@@ -55,4 +74,7 @@ public protocol ConsoleStatsStore: Sendable {
     func conversion(since: Date, period: Int, limit: Int) throws -> [ConversionPoint]
     func outboxBacklog(now: Date) throws -> OutboxBacklog
     func eventBacklog(failedSince: Date) throws -> EventBacklog
+    /// Events whose body names `id` (as a JSON string): those still queued, and those sent or
+    /// given up between `from` and `to` (bounded by the events-ended index, never the whole table).
+    func events(mentioning id: String, from: Date, to: Date, limit: Int) throws -> [EventRecord]
 }

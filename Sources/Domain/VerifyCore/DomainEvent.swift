@@ -19,6 +19,9 @@ public enum DomainEvent: Sendable, Equatable {
     /// "undelivered", "failed" from a vendor's receipt) through `gateway`, to `to` (E.164, only
     /// for its country: never logged; empty when the receipt does not say).
     case delivery(gateway: String, status: String, to: String, channel: Channel)
+    /// A gateway took a message after an earlier one of its failover group failed it (`from` is
+    /// the first that failed): the console counts failovers taken per gateway.
+    case failover(from: String, to: String)
     /// Why a challenge was asked (`phone_send_soft`, `block_watched`, … `always`).
     case challengeReason(String)
 }

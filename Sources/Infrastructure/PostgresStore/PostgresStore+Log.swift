@@ -114,6 +114,29 @@ extension PostgresStore: ConsoleStatsStore {
         }
     }
 
+    public func events(mentioning id: String, from: Date, to: Date, limit: Int) throws -> [EventRecord] {
+        try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                try trip {
+                    try connection.query(
+                        """
+                        SELECT * FROM (
+                            SELECT id, type, status, attempts, last_error, created_at FROM events
+                            WHERE status <> 'queued' AND updated_at >= $1 AND updated_at <= $2 AND strpos(body, $3) > 0
+                            UNION ALL
+                            SELECT id, type, status, attempts, last_error, created_at FROM events WHERE status = 'queued' AND strpos(body, $3) > 0
+                        ) e ORDER BY created_at, id LIMIT $4
+                        """, [PostgresRows.millis(from), PostgresRows.millis(to), .text("\"" + id + "\""), .int(Int64(limit))])
+                }.map { row in
+                    EventRecord(
+                        id: row.text("id") ?? "", type: row.text("type") ?? "", status: row.text("status") ?? "",
+                        attempts: Int(row.int("attempts") ?? 0), lastError: row.text("last_error"),
+                        createdAt: PostgresRows.date(row.int("created_at") ?? 0))
+                }
+            }
+        }
+    }
+
     public func eventBacklog(failedSince: Date) throws -> EventBacklog {
         try retrying(connectionFailures: true) {
             try pool.withConnection { connection in

@@ -99,6 +99,25 @@ extension SQLiteStore: ConsoleStatsStore {
         }
     }
 
+    public func events(mentioning id: String, from: Date, to: Date, limit: Int) throws -> [EventRecord] {
+        try database.read { db in
+            try db.query(
+                """
+                SELECT * FROM (
+                    SELECT id, type, status, attempts, last_error, created_at FROM events
+                    WHERE status <> 'queued' AND updated_at >= ?1 AND updated_at <= ?2 AND instr(body, ?3) > 0
+                    UNION ALL
+                    SELECT id, type, status, attempts, last_error, created_at FROM events WHERE status = 'queued' AND instr(body, ?3) > 0
+                ) ORDER BY created_at, id LIMIT ?4
+                """, [SQLiteRows.millis(from), SQLiteRows.millis(to), .text("\"" + id + "\""), .integer(Int64(limit))]
+            ).map { row in
+                EventRecord(
+                    id: row.text("id") ?? "", type: row.text("type") ?? "", status: row.text("status") ?? "", attempts: Int(row.int("attempts") ?? 0),
+                    lastError: row.text("last_error"), createdAt: SQLiteRows.date(row.int("created_at") ?? 0))
+            }
+        }
+    }
+
     public func eventBacklog(failedSince: Date) throws -> EventBacklog {
         try database.read { db in
             let pending = try db.queryOne("SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM events WHERE status = 'queued'")

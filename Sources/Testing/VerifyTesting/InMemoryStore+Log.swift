@@ -57,6 +57,20 @@ extension InMemoryStore: ConsoleStatsStore {
         }
     }
 
+    public func events(mentioning id: String, from: Date, to: Date, limit: Int) throws -> [EventRecord] {
+        withState { state in
+            state.events.filter { e in
+                e.event.body.contains("\"" + id + "\"") && (e.status == .queued || (e.updatedAt >= from && e.updatedAt <= to))
+            }
+            .sorted { ($0.event.createdAt, $0.event.id) < ($1.event.createdAt, $1.event.id) }.prefix(limit)
+            .map {
+                EventRecord(
+                    id: $0.event.id, type: $0.event.type.rawValue, status: $0.status.rawValue, attempts: $0.attempts, lastError: $0.lastError,
+                    createdAt: $0.event.createdAt)
+            }
+        }
+    }
+
     public func eventBacklog(failedSince: Date) throws -> EventBacklog {
         withState { state in
             let pending = state.events.filter { $0.status == .queued }

@@ -78,7 +78,8 @@ enum APIWiring {
         dependencies.appAttest = ChallengeFactory.appAttestRegistry(service.challenges)
         dependencies.apiKeys = c.apiKeys
         if c.console {
-            ConsoleWiring.add(to: &dependencies, c, store: store, secrets: secrets, delivery: delivery, clock: clock, random: random, logger: logger)
+            ConsoleWiring.add(
+                to: &dependencies, c, store: store, secrets: secrets, delivery: delivery, issuer: issuer, clock: clock, random: random, logger: logger)
         }
         dependencies.observabilityNeedsKey = c.mode == .production
         return dependencies
