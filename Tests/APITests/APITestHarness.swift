@@ -19,7 +19,8 @@ struct APITestHarness {
         trustedProxies: [CIDR] = [], ready: Bool = true, adminKey: String? = nil,
         redemptions: (any CredentialRedemptionStore)? = nil, cors: CORSPolicy? = nil, gatewaysUp: Bool = true,
         apiKeys: APIKeyring? = nil, production: Bool = false, appAttest: (any AppAttestRegistry)? = nil,
-        console: Bool = false, consoleIdleTimeout: Int = 900
+        console: Bool = false, consoleIdleTimeout: Int = 900, consoleRegion: String? = nil,
+        consoleCalls: [(gateway: String, outcome: String, count: Int)] = []
     ) {
         t = TestService(policy: policy, protection: protection)
         var dependencies = APIDependencies(
@@ -50,7 +51,9 @@ struct APITestHarness {
                     circuits: { [("twilio", "closed")] }, queue: { (0, nil) }, deliveryCounts: t.store, signingKeys: nil,
                     settings: [("PHONE_VERIFY_CODE_SECRET", "(set, 64 characters)")], fraudHistory: t.store,
                     challenges: { [("turnstile", "asked", 3), ("turnstile", "passed", 2)] },
-                    limitLogs: t.store, limits: protection.limiter.limits),
+                    limitLogs: t.store, limits: protection.limiter.limits, log: t.store, stats: t.store, defaultRegion: consoleRegion,
+                    verification: { [store = t.store] id in try store.read { try $0.verification(id: id) } },
+                    calls: { _ in consoleCalls }),
                 clock: t.clock, logger: Logger(handler: logs, minimumLevel: .debug))
             dependencies.apiKeys.sessions = feature.sessions
             dependencies.features.append(feature.api(keys: dependencies.apiKeys))

@@ -21,12 +21,12 @@ public struct ConsoleOperations: Sendable {
     public var challenges: @Sendable () -> [(provider: String, outcome: String, count: Int)]
     /// Gateway calls of this replica in the last N seconds by gateway and outcome (`sent`,
     /// `retryable`, `permanent`, and `failover` for failovers taken by that gateway).
-    public var calls: @Sendable (_ seconds: Int) -> [(gateway: String, outcome: String, count: Int)] = { _ in [] }
+    public var calls: @Sendable (_ seconds: Int) -> [(gateway: String, outcome: String, count: Int)]
     /// The channel each gateway serves (`sms`, `whatsapp`, `call`), by name.
     public var gatewayChannels: [String: String] = [:]
     /// The verification log, one verification and its messages (the log page).
     public var log: (any VerificationLogStore)?
-    public var verification: @Sendable (String) throws -> Verification? = { _ in nil }
+    public var verification: @Sendable (String) throws -> Verification?
     /// The conversion chart and the outboxes (the delivery page).
     public var stats: (any ConsoleStatsStore)?
     /// `PHONE_VERIFY_DEFAULT_REGION`: how a national number typed in the console is read.
@@ -38,8 +38,16 @@ public struct ConsoleOperations: Sendable {
         deliveryCounts: (any DeliveryStatsStore)? = nil, signingKeys: (any SigningKeyStore)? = nil,
         settings: [(name: String, value: String)] = [], fraudHistory: (any FraudHistoryStore)? = nil,
         challenges: @escaping @Sendable () -> [(provider: String, outcome: String, count: Int)] = { [] },
-        limitLogs: (any LimitLogAdminStore)? = nil, limits: RateLimits = .defaults
+        limitLogs: (any LimitLogAdminStore)? = nil, limits: RateLimits = .defaults, log: (any VerificationLogStore)? = nil,
+        stats: (any ConsoleStatsStore)? = nil, defaultRegion: String? = nil,
+        verification: @escaping @Sendable (String) throws -> Verification? = { _ in nil },
+        calls: @escaping @Sendable (_ seconds: Int) -> [(gateway: String, outcome: String, count: Int)] = { _ in [] }
     ) {
+        self.log = log
+        self.stats = stats
+        self.defaultRegion = defaultRegion
+        self.verification = verification
+        self.calls = calls
         self.limitLogs = limitLogs
         self.limits = limits
         self.fraudHistory = fraudHistory
