@@ -6,7 +6,10 @@ extension ConsoleScript {
           function logTable(id, list) {
             return table(id, ['Created', 'Verification', 'Number', 'Status', 'Channel used', 'Gateway', 'Delivery', 'Vendor error', 'Approved'],
               list.map(function (x) {
-                return [time(x.created_at), link(x.id, '/console/verifications/' + encodeURIComponent(x.id)), link(x.phone_number, '/console/numbers/' + encodeURIComponent(x.phone_number)),
+                // The id shortened to its random end (the whole one in its title, the page and the CSV) so the row fits.
+                var id = link(x.id.length > 18 ? x.id.slice(0, 4) + '…' + x.id.slice(-12) : x.id, '/console/verifications/' + encodeURIComponent(x.id));
+                id.title = x.id;
+                return [time(x.created_at), id, link(x.phone_number, '/console/numbers/' + encodeURIComponent(x.phone_number)),
                         x.status, x.channel + (x.channel !== x.channel_requested ? ' (asked ' + x.channel_requested + ')' : ''), x.gateway,
                         x.delivery_status, x.vendor_error, time(x.approved_at)];
               }), function (i) { return list[i].vendor_error || list[i].delivery_status === 'failed' ? 'warn' : ''; });

@@ -14,7 +14,7 @@ enum ConsoleStyle {
         header nav a { color: var(--accent); text-decoration: none; padding: 4px 6px; border-radius: 6px; }
         header nav a[aria-current=page] { background: var(--bg); font-weight: 600; }
         .who { color: var(--muted); font-size: 13px; }
-        main { max-width: 1100px; margin: 0 auto; padding: 16px 20px 40px; }
+        main { max-width: 1400px; margin: 0 auto; padding: 16px 20px 40px; }
         main.signin { max-width: 420px; margin-top: 10vh; background: var(--card); border: 1px solid var(--line); border-radius: 10px; }
         main.signin form { display: grid; gap: 10px; }
         h1 { font-size: 22px; margin: 8px 0 14px; }
@@ -33,6 +33,9 @@ enum ConsoleStyle {
         td a { color: var(--accent); }
         #settings-table td:first-child { overflow-wrap: normal; white-space: nowrap; }
         span.actions { white-space: nowrap; }
+        #verifications-table td, #log-table td, #latest-table td, #messages-table td, #events-table td { white-space: nowrap; }
+        #verifications-table td:nth-child(10), #log-table td:nth-child(8), #latest-table td:nth-child(8), #messages-table td:nth-child(8) {
+          white-space: normal; min-width: 12em; }
         .chart svg { width: 100%; height: auto; }
         td button { padding: 2px 8px; font-size: 13px; margin-right: 4px; }
         dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; }
