@@ -13,8 +13,11 @@ import VerifyCore
 struct ConsoleDeliveryReport {
     static let maxGroups = 2_000
     static let maxSeries = 8
+    /// How long the day's counts and the conversion chart are reused.
+    static let dayTTL: TimeInterval = 60
     let operations: ConsoleOperations
     let now: Date
+    let cache: ConsoleCache
 
     /// A gateway is failing when its circuit is not closed, or when at least 3 of its calls in
     /// the window failed and they are at least half of them.
@@ -23,7 +26,7 @@ struct ConsoleDeliveryReport {
     }
 
     func json() throws -> JSONValue {
-        let hourCounts = try counts(3_600), dayCounts = try counts(86_400)
+        let hourCounts = try counts(3_600)
         let backlog = try operations.stats?.outboxBacklog(now: now)
         let queue = backlog == nil ? try operations.queue() : (backlog!.due, backlog!.oldestDue)
         let events = try operations.stats?.eventBacklog(failedSince: now.addingTimeInterval(-86_400))
@@ -41,9 +44,12 @@ struct ConsoleDeliveryReport {
                     "failed_day": .int(Int64(e.failed)),
                 ]
             } ?? .null,
-            "gateways": ["hour": gateways(hourCounts, seconds: 3_600), "day": gateways(dayCounts, seconds: 86_400)],
-            "hour": countries(hourCounts), "day": countries(dayCounts),
-            "conversion": try conversion(),
+            "gateways": ["hour": gateways(hourCounts, seconds: 3_600), "day": try cache.value("gateways-day", ttl: Self.dayTTL, now: now) {
+                gateways(try counts(86_400), seconds: 86_400)
+            }],
+            "hour": countries(hourCounts),
+            "day": try cache.value("countries-day", ttl: Self.dayTTL, now: now) { countries(try counts(86_400)) },
+            "conversion": try cache.value("conversion", ttl: Self.dayTTL, now: now) { try conversion() },
         ]
     }
 

@@ -12,6 +12,7 @@ struct ConsoleOperationsRoutes: RouteGroup {
     let keys: APIKeyring
     let operations: ConsoleOperations
     let clock: any Clock
+    let cache = ConsoleCache()
 
     func register(in router: inout Router) {
         let route = self
@@ -26,7 +27,7 @@ struct ConsoleOperationsRoutes: RouteGroup {
     }
 
     func delivery() throws -> JSONValue {
-        try ConsoleDeliveryReport(operations: operations, now: clock.now()).json()
+        try ConsoleDeliveryReport(operations: operations, now: clock.now(), cache: cache).json()
     }
 
     func settings() throws -> JSONValue {
