@@ -19,7 +19,8 @@ struct APITestHarness {
         trustedProxies: [CIDR] = [], ready: Bool = true, adminKey: String? = nil,
         redemptions: (any CredentialRedemptionStore)? = nil, cors: CORSPolicy? = nil, gatewaysUp: Bool = true,
         apiKeys: APIKeyring? = nil, production: Bool = false, appAttest: (any AppAttestRegistry)? = nil,
-        console: Bool = false, consoleIdleTimeout: Int = 900, consoleSecureCookie: Bool = false, authThrottle: Bool = false
+        console: Bool = false, consoleIdleTimeout: Int = 900, consoleSecureCookie: Bool = false, authThrottle: Bool = false,
+        consoleRegion: String? = nil, consoleCalls: [(gateway: String, outcome: String, count: Int)] = []
     ) {
         t = TestService(policy: policy, protection: protection)
         var dependencies = APIDependencies(
@@ -31,6 +32,7 @@ struct APITestHarness {
         dependencies.fraudAdmin = FraudAdmin(store: t.store, clock: t.clock, policy: protection.fraud.policy)
         dependencies.lockoutAdmin = LockoutAdmin(store: t.store, clock: t.clock, limits: protection.limiter.limits)
         dependencies.verificationAdmin = VerificationAdmin(store: t.store, clock: t.clock)
+        dependencies.limitsAdmin = LimitsAdmin(store: t.store)
         dependencies.apiKeys = apiKeys ?? APIKeyring(admin: adminKey.map { [$0] } ?? [])
         dependencies.mfa = MFAService(
             verifications: t.service, store: t.store, clock: t.clock, random: t.random,
@@ -50,7 +52,9 @@ struct APITestHarness {
                     circuits: { [("twilio", "closed")] }, queue: { (0, nil) }, deliveryCounts: t.store, signingKeys: nil,
                     settings: [("PHONE_VERIFY_CODE_SECRET", "(set, 64 characters)")], fraudHistory: t.store,
                     challenges: { [("turnstile", "asked", 3), ("turnstile", "passed", 2)] },
-                    limitLogs: t.store, limits: protection.limiter.limits),
+                    limitLogs: t.store, limits: protection.limiter.limits, log: t.store, stats: t.store, defaultRegion: consoleRegion,
+                    verification: { [store = t.store] id in try store.read { try $0.verification(id: id) } },
+                    calls: { _ in consoleCalls }),
                 clock: t.clock, logger: Logger(handler: logs, minimumLevel: .debug))
             dependencies.apiKeys.sessions = feature.sessions
             dependencies.features.append(feature.api(keys: dependencies.apiKeys))

@@ -146,3 +146,30 @@ import VerifyTesting
         #expect(h.call("POST", "/v1/verifications/\(id)/check", json: "{\"code\":\"\(try h.t.lastCode(for: id))\"}", headers: stranger).status == 200)
     }
 }
+
+/// `DELETE /v1/admin/limits/{phone}` (docs/ABUSE.md, "Operators lift locks"): strangers spent a
+/// number's send quota; an operator with `lockouts` lifts it and the owner starts again.
+@Suite struct LimitsAPITests {
+    let h = APITestHarness(
+        protection: AbuseProtection(limits: try! RateLimits.defaults.overridden(by: "phone_send=2/1h")),
+        trustedProxies: [CIDR("127.0.0.1/32")!],
+        apiKeys: APIKeyring(admin: ["admin-key-0123456789"], scoped: [([.read], "read-key-0123456789"), ([.lockouts], "lock-key-0123456789")]))
+
+    @Test func anOperatorLiftsANumbersSendQuota() {
+        let start = #"{"phone_number":"+15555550123"}"#
+        for i in 0..<2 { #expect(h.call("POST", "/v1/verifications", json: start, headers: [("X-Forwarded-For", "203.0.113.\(i)")]).status == 201) }
+        let owner = [("X-Forwarded-For", "198.51.100.7")]
+        let refused = h.call("POST", "/v1/verifications", json: start, headers: owner)
+        #expect(refused.status == 429 && refused.json["error"]?["details"]?["scope"] == "phone")
+
+        #expect(h.call("DELETE", "/v1/admin/limits/%2B15555550123").status == 401)
+        #expect(h.call("DELETE", "/v1/admin/limits/%2B15555550123", headers: [("Authorization", "Bearer read-key-0123456789")]).status == 403)
+        let lock = [("Authorization", "Bearer lock-key-0123456789")]
+        let bad = h.call("DELETE", "/v1/admin/limits/15555550123", headers: lock)
+        #expect(bad.status == 400 && bad.errorCode == "invalid_phone_number")
+        let cleared = h.call("DELETE", "/v1/admin/limits/%2B15555550123", headers: lock)
+        #expect(cleared.status == 200 && cleared.json["phone_number"] == "+15555550123")
+        #expect((cleared.json["cleared"]?.intValue ?? 0) >= 1)
+        #expect(h.call("POST", "/v1/verifications", json: start, headers: owner).status == 201)
+    }
+}

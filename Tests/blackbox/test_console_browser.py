@@ -5,7 +5,8 @@
 Signs in (a wrong key refused, the admin key let in), looks up a number with verifications,
 lifts its lockout, blocks then clears a fraud key, opens the delivery and settings pages, and
 checks that the browser logged no Content-Security-Policy violation or script error. With
-PV_SAVE_SCREENSHOT=1 it writes docs/console-*.png. A missing browser, driver or Selenium fails
+PV_SAVE_SCREENSHOT=1 it writes docs/console-sign-in.png (the other pages' screenshots come from the
+outage scenario of test_console_outage_browser.py). A missing browser, driver or Selenium fails
 the test: it is never skipped.
 """
 import os
@@ -54,6 +55,12 @@ def rows(driver, table):
             for tr in driver.find_elements(By.CSS_SELECTOR, f"#{table} tbody tr")]
 
 
+def confirm(driver, accept=True):
+    """Answers the page's confirmation dialog (every change asks first)."""
+    until(driver, lambda d: d.find_elements(By.ID, "confirm-yes"), "the confirmation is asked")
+    driver.find_element(By.ID, "confirm-yes" if accept else "confirm-no").click()
+
+
 def sign_in(driver, key):
     field = driver.find_element(By.ID, "api_key")
     field.clear()
@@ -93,15 +100,19 @@ def test_sign_in_look_up_lift_block_and_clear(console, browser):  # noqa: F811
           "the verification is listed")
     assert browser.current_url.endswith("/console/numbers/+14155552671")
     first = rows(browser, "verifications-table")[0]
-    assert first[2] == "sms" and first[4] == "1 / 5" and first[6] in ("sent", "delivered")
+    assert first[2] == "sms" and first[3] == started["id"] and first[5] == "1 / 5" and first[7] in ("sent", "delivered")
     assert code not in browser.find_element(By.TAG_NAME, "body").text
     facts = browser.find_element(By.ID, "parse").text
     assert "US" in facts and "libphonenumber" in facts
     until(browser, lambda d: rows(d, "lockouts-table") and rows(d, "lockouts-table")[0][1] == "1", "the lockout is listed")
-    screenshot(browser, "lookup")
 
-    # Lift the lockout.
+    # Lift the lockout: asked first; cancelling changes nothing.
     browser.find_element(By.ID, "lift-lockouts").click()
+    confirm(browser, accept=False)
+    assert rows(browser, "lockouts-table")[0][1] == "1"
+    browser.find_element(By.ID, "lift-lockouts").click()
+    assert "Lift every failed-check lockout of +14155552671?" in browser.find_element(By.ID, "confirm-text").text
+    confirm(browser)
     until(browser, lambda d: d.find_elements(By.ID, "status") and "Lifted 1" in d.find_element(By.ID, "status").text, "lifted")
     assert rows(browser, "lockouts-table") == [["None."]]
     status, _, listed = console.request("GET", "/v1/admin/lockouts?phone_number=%2B14155552671",
@@ -112,31 +123,30 @@ def test_sign_in_look_up_lift_block_and_clear(console, browser):  # noqa: F811
     browser.get(console.base + "/console/numbers/hello")
     assert "not a valid phone number" in browser.find_element(By.ID, "message").text
 
-    # Fraud: block the country from its row, then clear it.
+    # Fraud: block the country from its row (asked first), then clear it.
     browser.get(console.base + "/console/fraud")
-    until(browser, lambda d: any(r and r[0] == "country:US" for r in rows(d, "fraud-table")), "the fraud keys are listed")
-    index = [r[0] for r in rows(browser, "fraud-table")].index("country:US")
+    until(browser, lambda d: any(r and r[0] == "US (country)" for r in rows(d, "fraud-table")), "the fraud keys are listed")
+    index = [r[0] for r in rows(browser, "fraud-table")].index("US (country)")
     browser.find_element(By.ID, f"block-{index}").click()
-    until(browser, lambda d: [r for r in rows(d, "fraud-table") if r[0] == "country:US"][0][6] == "block", "blocked")
-    assert browser.find_elements(By.CSS_SELECTOR, "#fraud-chart rect")
+    confirm(browser)
+    until(browser, lambda d: [r for r in rows(d, "fraud-table") if r[0] == "US (country)"][0][7] == "block", "blocked")
     assert browser.find_elements(By.CSS_SELECTOR, "#fraud-history svg rect")
-    screenshot(browser, "fraud")
     status, _, refused = console.request("POST", "/v1/verifications", {"phone_number": "+14155552672"})
     assert status == 429 and refused["error"]["code"] == "suspected_fraud", refused
-    index = [r[0] for r in rows(browser, "fraud-table")].index("country:US")
+    index = [r[0] for r in rows(browser, "fraud-table")].index("US (country)")
     browser.find_element(By.ID, f"clear-{index}").click()
-    until(browser, lambda d: [r for r in rows(d, "fraud-table") if r[0] == "country:US"][0][6] == "—", "cleared")
+    confirm(browser)
+    until(browser, lambda d: [r for r in rows(d, "fraud-table") if r[0] == "US (country)"][0][7] == "—", "cleared")
 
     # Delivery and settings.
     browser.get(console.base + "/console/delivery")
     until(browser, lambda d: rows(d, "delivery-hour-table") and rows(d, "delivery-hour-table")[0][1] == "US", "delivery counts")
-    assert rows(browser, "circuits-table")[0][1] == "closed"
-    screenshot(browser, "delivery")
+    assert [r[2] for r in rows(browser, "gateways-hour-table")] == ["closed"]
+    assert browser.find_element(By.ID, "delivery-health").text == "Every gateway is healthy in the last hour."
     browser.get(console.base + "/console/settings")
     until(browser, lambda d: rows(d, "keys-table") and rows(d, "keys-table")[0][2] == "active", "signing keys")
     secret_rows = [r for r in rows(browser, "settings-table") if r[0] == "PHONE_VERIFY_ADMIN_API_KEYS"]
     assert secret_rows and ADMIN not in secret_rows[0][1]
-    screenshot(browser, "settings")
 
     # Sign out: back to the form, and the JSON is closed.
     browser.find_element(By.ID, "sign-out").click()

@@ -124,3 +124,23 @@ def test_lockout_command_lists_and_clears(data_dir):
         assert status == 200, body
     finally:
         server.stop()
+
+
+def test_limits_clear_lifts_a_quota_strangers_spent(data_dir):
+    env = {"PHONE_VERIFY_TRUSTED_PROXIES": "127.0.0.1/32", "PHONE_VERIFY_LIMITS": "phone_send=2/1h"}
+    server = Server(data_dir, env).start()
+    try:
+        for ip in ("203.0.113.9", "203.0.113.10"):
+            assert server.request("POST", "/v1/verifications", {"phone_number": PHONE}, headers={"X-Forwarded-For": ip})[0] == 201
+        status, _, body = server.request("POST", "/v1/verifications", {"phone_number": PHONE}, headers=OWNER)
+        assert status == 429 and body["error"]["details"]["scope"] == "phone", body
+        cli_env = dict(os.environ, PHONE_VERIFY_DATA_DIR=data_dir, **env)
+        cleared = subprocess.run([BINARY, "limits", "clear", "+44 7400 123456"], env=cli_env, capture_output=True, text=True, timeout=30)
+        assert cleared.returncode == 0 and cleared.stdout.startswith("+447400123456: ") and "send-quota log(s) cleared" in cleared.stdout, cleared
+        assert PHONE not in cleared.stderr
+        assert subprocess.run([BINARY, "limits", "clear"], env=cli_env, capture_output=True, text=True, timeout=30).returncode == 64
+        assert subprocess.run([BINARY, "limits", "clear", "hello"], env=cli_env, capture_output=True, text=True, timeout=30).returncode == 64
+        status, _, body = server.request("POST", "/v1/verifications", {"phone_number": PHONE}, headers=OWNER)
+        assert status == 201, body
+    finally:
+        server.stop()

@@ -42,6 +42,8 @@ public enum CommandLineTool {
             return fraud(Array(args.dropFirst()), environment: environment)
         case "lockout":
             return withConfiguration(environment) { c in try LockoutCommand.run(Array(args.dropFirst()), c) }
+        case "limits":
+            return withConfiguration(environment) { c in try LimitsCommand.run(Array(args.dropFirst()), c) }
         case "backup":
             guard args.count == 2 else {
                 FileHandle.standardError.write(Data("usage: phone-verify backup FILE (a new file: a consistent copy of the SQLite database)\n".utf8))

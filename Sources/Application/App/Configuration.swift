@@ -37,6 +37,8 @@ public struct Configuration: Sendable {
     public var policy = VerificationPolicy()
     /// Ranges declared valid beyond libphonenumber's metadata (Configuration+NumberRanges).
     public var numberRanges: [NumberRange] = []
+    /// `PHONE_VERIFY_DEFAULT_REGION`: the console's region for national numbers.
+    public var defaultRegion: String?
     public var gateways = ["console"]
     public var appName = "PhoneVerify"
     public var otpDomain: String?

@@ -8,6 +8,8 @@ import VerifyCore
 /// Turns domain events into Prometheus metrics, and registers the gauges read on scrape.
 final class MetricsSink: EventSink, Sendable {
     let registry: MetricsRegistry
+    /// Gateway calls per outcome (and failovers taken) per minute over the last day, for the console.
+    let calls: CallTally
     private let verifications: Counter
     private let checks: Counter
     private let gatewayCalls: Counter
@@ -21,8 +23,9 @@ final class MetricsSink: EventSink, Sendable {
     /// ranges, as for the start; off the request path).
     private let regions: DeclaredRangesParser
 
-    init(registry: MetricsRegistry, numberRanges: [NumberRange] = []) {
+    init(registry: MetricsRegistry, numberRanges: [NumberRange] = [], now: @escaping @Sendable () -> Date = { Date() }) {
         self.registry = registry
+        calls = CallTally(now: now)
         regions = DeclaredRangesParser(inner: LibPhoneNumberParser(), ranges: numberRanges)
         verifications = registry.counter(
             "phoneverify_verifications_total",
@@ -63,12 +66,15 @@ final class MetricsSink: EventSink, Sendable {
         case .verificationEnded(let reason, let region):
             verifications.increment([reason, Self.country(region), "any"])
         case .gatewayCall(let gateway, let outcome, let seconds):
+            calls.record([gateway, outcome])
             gatewayCalls.increment([gateway, outcome])
             gatewayLatency.observe(seconds, [gateway])
         case .refused(let code, let scope):
             refusals.increment([code, scope])
         case .challenge(let provider, let outcome):
             challenges.increment([provider, outcome])
+        case .failover(_, let to):
+            calls.record([to, "failover"])
         case .challengeReason(let reason):
             challengeReasons.increment([reason])
         case .steered:

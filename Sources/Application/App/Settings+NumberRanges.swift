@@ -9,7 +9,16 @@ extension Settings {
         "PHONE_VERIFY_NUMBER_RANGES_FILE", .codes, .numberRangesFile, default: "(none)",
         "file of number ranges newer than libphonenumber's metadata, declared valid: lines REGION PREFIX LENGTH LINE_TYPE, e.g. \"BJ 01 10 mobile\" (# comments; docs/API.md)")
 
-    static let numberRangesSection: [any SettingEntry] = [numberRangesFile]
+    public static let defaultRegion = Setting<String>(
+        "PHONE_VERIFY_DEFAULT_REGION", .codes,
+        .checked("ISO 3166 region", problem: "must be a region libphonenumber knows, such as US or GB") { text in
+            let region = text.uppercased()
+            return region.utf8.count == 2 && LibPhoneNumberParser().countryCode(forRegion: region) != nil ? region : nil
+        },
+        default: "(none)",
+        "how the operator console reads a number typed without + and a country code (e.g. \"(415) 555-2671\" with US); the API still takes E.164 only")
+
+    static let numberRangesSection: [any SettingEntry] = [numberRangesFile, defaultRegion]
 }
 
 extension SettingType where Value == [NumberRange] {

@@ -30,6 +30,7 @@ public enum Settings {
             "                                       SMS-pumping guard per prefix:+DIGITS or country:XX",
             "       phone-verify lockout list [NUMBER] | clear NUMBER",
             "                                       failed-check lockouts per number and requester; clear lifts a number's",
+            "       phone-verify limits clear NUMBER    lift a number's send quota (every channel, window and requester)",
             "       phone-verify --help | --version",
             "",
             "Settings (environment variables, or KEY=VALUE lines in \(configFile.name)):",

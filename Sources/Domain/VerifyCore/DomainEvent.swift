@@ -20,6 +20,9 @@ public enum DomainEvent: Sendable, Equatable {
     /// for its country: never logged; empty when the receipt does not say). `region`: the
     /// number's region when the sender knows it (then `to` is not parsed again).
     case delivery(gateway: String, status: String, to: String, channel: Channel, region: String? = nil)
+    /// A gateway took a message after an earlier one of its failover group failed it (`from` is
+    /// the first that failed): the console counts failovers taken per gateway.
+    case failover(from: String, to: String)
     /// Why a challenge was asked (`phone_send_soft`, `block_watched`, … `always`).
     case challengeReason(String)
     /// A start or resend whose SMS destination the fraud guard refused went over WhatsApp only.

@@ -18,6 +18,9 @@ public protocol LimitLogAdminStore: Sendable {
     func limitLogs(prefix: String) throws -> [LimitLogRow]
     /// Deletes every log whose key starts with `prefix`; returns how many.
     func deleteLimitLogs(prefix: String) throws -> Int
+    /// Deletes every log `scope|window|value` or `scope|window|value|…` whose scope is one of
+    /// `scopes` (any window); returns how many (``LimitsAdmin/matches(_:scopes:value:)``).
+    func deleteLimitLogs(scopes: [String], value: String) throws -> Int
 }
 
 /// One requester waiting out (or close to) its failed-check backoff on one number.

@@ -30,6 +30,10 @@ public enum LimitScope: String, Sendable, CaseIterable {
     /// no stranger's to spend"): strangers cannot spend the share a passed challenge lifts.
     case phoneRequesterSend = "phone_requester_send"
 
+    /// The scopes that make up a number's send quota, which `limits clear NUMBER` lifts: their
+    /// keys' value is the number, or the number followed by `|` and a requester.
+    public static let numberQuotaScopes: Set<LimitScope> = [.phoneSend, .whatsappSend, .callSend]
+
     /// `details.scope` of a refusal.
     public var refusalScope: String {
         switch self {

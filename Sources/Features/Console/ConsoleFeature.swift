@@ -39,12 +39,13 @@ public struct ConsoleFeature: Sendable {
     public func api(keys: APIKeyring) -> APIFeature {
         APIFeature(
             routes: [
-                ConsoleRoutes(sessions: sessions, parser: parser, logger: logger),
+                ConsoleRoutes(sessions: sessions, parser: parser, defaultRegion: operations.defaultRegion, logger: logger),
                 ConsoleNumberRoutes(
-                    keys: keys, parser: parser, verifications: verifications, lockouts: lockouts, factors: factors,
+                    keys: keys, parser: parser, defaultRegion: operations.defaultRegion, verifications: verifications, lockouts: lockouts, factors: factors,
                     quota: operations.limitLogs.map { ConsoleSendQuota(store: $0, limits: operations.limits, clock: clock) }),
                 ConsoleOperationsRoutes(keys: keys, operations: operations, clock: clock),
                 ConsoleFraudRoutes(keys: keys, operations: operations, clock: clock),
+                ConsoleLogRoutes(keys: keys, operations: operations, parser: parser, clock: clock),
             ],
             middleware: [ConsoleMiddleware(sessions: sessions, crypto: crypto, logger: logger)])
     }

@@ -29,7 +29,8 @@ struct ConsoleFraudRoutes: RouteGroup {
         let starts = (0..<Self.hours).map { Date(timeIntervalSince1970: first + Double($0) * 3600) }
         let points = try operations.fraudHistory?.fraudHistory(since: starts[0], period: 3600, keys: Self.maxKeys) ?? []
         var series: [String: (sent: [Int], approved: [Int])] = [:]
-        for p in points {
+        // The guard's internal counters (`anomalous_blocks:NG`) are not destinations: not shown.
+        for p in points where FraudAdmin.isValidKey(p.key) {
             let index = Int(((p.start.timeIntervalSince1970 - first) / 3600).rounded(.down))
             guard starts.indices.contains(index) else { continue }
             var s = series[p.key] ?? (Array(repeating: 0, count: Self.hours), Array(repeating: 0, count: Self.hours))

@@ -14,6 +14,7 @@ struct ConsoleNumberRoutes: RouteGroup {
     static let maxScanned = VerificationAdmin.maxLimit
     let keys: APIKeyring
     let parser: DeclaredRangesParser
+    let defaultRegion: String?
     let verifications: VerificationAdmin?
     let lockouts: LockoutAdmin?
     let factors: (any FactorAdminStore)?
@@ -29,13 +30,13 @@ struct ConsoleNumberRoutes: RouteGroup {
 
     func lookup(_ typed: String, query: [String: String]) throws -> HTTPResponse {
         let text = typed.hasPrefix(" ") ? "+" + typed.dropFirst() : typed
-        guard text.utf8.count <= 32, case .success(let explained) = parser.explain(text, defaultRegion: nil) else {
+        guard text.utf8.count <= 32, case .success(let explained) = parser.explain(text, defaultRegion: defaultRegion) else {
             let reason: String
             if text.utf8.count > 32 { reason = PhoneNumberProblem.tooLong.rawValue }
-            else if case .failure(let problem) = parser.explain(text, defaultRegion: nil) { reason = problem.rawValue }
+            else if case .failure(let problem) = parser.explain(text, defaultRegion: defaultRegion) { reason = problem.rawValue }
             else { reason = "not_a_number" }
             throw VerifyError(
-                .invalidPhoneNumber, "not a valid phone number (\(reason)): write it in E.164 form, e.g. +14155552671",
+                .invalidPhoneNumber, "not a valid phone number (\(reason)): write it with + and the country code, e.g. +14155552671",
                 details: ["reason": .string(reason), "field": "phone"])
         }
         var limit = 20
@@ -96,6 +97,7 @@ struct ConsoleNumberRoutes: RouteGroup {
         let v = view.verification
         return [
             "id": view.status == .pending ? .null : .string(v.id), "status": .string(view.status.rawValue), "channel": .string(v.channel.isEmpty ? "sms" : v.channel),
+            "channel_used": view.delivery.map { .string($0.channel.rawValue) } ?? .null,
             "purpose": .string(v.purpose.rawValue), "attempts": .int(Int64(v.attempts)), "max_attempts": .int(Int64(v.maxAttempts)),
             "sends": .int(Int64(v.sends)), "created_at": .string(RFC3339.format(v.createdAt)),
             "expires_at": .string(RFC3339.format(v.expiresAt)), "approved_at": v.approvedAt.map { .string(RFC3339.format($0)) } ?? .null,

@@ -19,6 +19,18 @@ public struct ConsoleOperations: Sendable {
     public var limits: RateLimits
     /// `phoneverify_challenges_total` of this replica since it started.
     public var challenges: @Sendable () -> [(provider: String, outcome: String, count: Int)]
+    /// Gateway calls of this replica in the last N seconds by gateway and outcome (`sent`,
+    /// `retryable`, `permanent`, and `failover` for failovers taken by that gateway).
+    public var calls: @Sendable (_ seconds: Int) -> [(gateway: String, outcome: String, count: Int)]
+    /// The channel each gateway serves (`sms`, `whatsapp`, `call`), by name.
+    public var gatewayChannels: [String: String] = [:]
+    /// The verification log, one verification and its messages (the log page).
+    public var log: (any VerificationLogStore)?
+    public var verification: @Sendable (String) throws -> Verification?
+    /// The conversion chart and the outboxes (the delivery page).
+    public var stats: (any ConsoleStatsStore)?
+    /// `PHONE_VERIFY_DEFAULT_REGION`: how a national number typed in the console is read.
+    public var defaultRegion: String?
 
     public init(
         circuits: @escaping @Sendable () -> [(gateway: String, state: String)] = { [] },
@@ -26,8 +38,16 @@ public struct ConsoleOperations: Sendable {
         deliveryCounts: (any DeliveryStatsStore)? = nil, signingKeys: (any SigningKeyStore)? = nil,
         settings: [(name: String, value: String)] = [], fraudHistory: (any FraudHistoryStore)? = nil,
         challenges: @escaping @Sendable () -> [(provider: String, outcome: String, count: Int)] = { [] },
-        limitLogs: (any LimitLogAdminStore)? = nil, limits: RateLimits = .defaults
+        limitLogs: (any LimitLogAdminStore)? = nil, limits: RateLimits = .defaults, log: (any VerificationLogStore)? = nil,
+        stats: (any ConsoleStatsStore)? = nil, defaultRegion: String? = nil,
+        verification: @escaping @Sendable (String) throws -> Verification? = { _ in nil },
+        calls: @escaping @Sendable (_ seconds: Int) -> [(gateway: String, outcome: String, count: Int)] = { _ in [] }
     ) {
+        self.log = log
+        self.stats = stats
+        self.defaultRegion = defaultRegion
+        self.verification = verification
+        self.calls = calls
         self.limitLogs = limitLogs
         self.limits = limits
         self.fraudHistory = fraudHistory

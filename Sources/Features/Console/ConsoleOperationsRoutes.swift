@@ -4,16 +4,15 @@ import HTTPMessages
 import VerifyCore
 
 /// The console's operations JSON, scope `read` (or a console session):
-/// - `GET /v1/admin/delivery`: circuit-breaker states, outbox depth and oldest age, and messages
-///   created in the last hour and day per gateway and country by status;
+/// - `GET /v1/admin/delivery`: ``ConsoleDeliveryReport`` (gateways and channels over the last hour
+///   and day, circuits, the outboxes, conversion);
 /// - `GET /v1/admin/settings`: the signing keys (`kid`, algorithm, status, as `phone-verify keys
 ///   list`) and the effective settings with secrets masked (as `phone-verify config check`).
 struct ConsoleOperationsRoutes: RouteGroup {
-    /// Groups per window at most (gateways × countries × statuses).
-    static let maxGroups = 2_000
     let keys: APIKeyring
     let operations: ConsoleOperations
     let clock: any Clock
+    let cache = ConsoleCache()
 
     func register(in router: inout Router) {
         let route = self
@@ -27,38 +26,8 @@ struct ConsoleOperationsRoutes: RouteGroup {
         }
     }
 
-    /// One row of a window's table.
-    struct Row: Hashable {
-        let gateway: String
-        let country: String
-    }
-
     func delivery() throws -> JSONValue {
-        let now = clock.now()
-        let queue = try operations.queue()
-        func window(_ seconds: TimeInterval) throws -> JSONValue {
-            let counts = try operations.deliveryCounts?.deliveryCounts(since: now.addingTimeInterval(-seconds), limit: Self.maxGroups) ?? []
-            var rows: [Row: [DeliveryStatus: Int]] = [:]
-            for c in counts { rows[Row(gateway: c.gateway, country: c.region), default: [:]][c.status, default: 0] += c.count }
-            return .array(rows.keys.sorted { ($0.gateway, $0.country) < ($1.gateway, $1.country) }.map { row in
-                let by = rows[row] ?? [:]
-                return [
-                    "gateway": .string(row.gateway.isEmpty ? "(none yet)" : row.gateway), "country": .string(row.country),
-                    "queued": .int(Int64(by[.queued] ?? 0)), "sent": .int(Int64(by[.sent] ?? 0)),
-                    "delivered": .int(Int64(by[.delivered] ?? 0)), "undelivered": .int(Int64(by[.undelivered] ?? 0)),
-                    "failed": .int(Int64(by[.failed] ?? 0)),
-                ]
-            })
-        }
-        return [
-            "circuits": .array(operations.circuits().map { ["gateway": .string($0.gateway), "state": .string($0.state)] }),
-            "outbox": [
-                "depth": .int(Int64(queue.count)),
-                "oldest_age_seconds": .int(Int64(queue.oldest.map { max(0, now.timeIntervalSince($0)) } ?? 0)),
-            ],
-            "hour": try window(3_600),
-            "day": try window(86_400),
-        ]
+        try ConsoleDeliveryReport(operations: operations, now: clock.now(), cache: cache).json()
     }
 
     func settings() throws -> JSONValue {

@@ -10,7 +10,7 @@ enum ConsolePage {
 
     /// The pages of the navigation: path, title, `data-page`.
     static let pages: [(path: String, title: String, page: String)] = [
-        ("/console", "Lookup", "lookup"), ("/console/delivery", "Delivery", "delivery"), ("/console/fraud", "Fraud", "fraud"),
+        ("/console", "Lookup", "lookup"), ("/console/log", "Log", "log"), ("/console/delivery", "Delivery", "delivery"), ("/console/fraud", "Fraud", "fraud"),
         ("/console/settings", "Keys and settings", "settings"),
     ]
 
@@ -97,11 +97,11 @@ enum ConsolePage {
     }
 
     /// The lookup form, prefilled with what was typed.
-    static func lookupForm(_ number: String) -> String {
+    static func lookupForm(_ number: String, region: String? = nil) -> String {
         """
         <form method="get" action="/console/numbers" class="lookup">
-        <label for="number">Phone number (E.164)</label>
-        <input id="number" name="number" value="\(escape(number))" placeholder="+14155552671" maxlength="32" required>
+        <label for="number">Phone number\(region.map { " (+country code, or as dialled in " + escape($0) + ")" } ?? " (+country code)")</label>
+        <input id="number" name="number" value="\(escape(number))" placeholder="\(region == nil ? "+14155552671" : "+14155552671 or a national number")" maxlength="32" required>
         <button type="submit" id="look-up">Look up</button>
         </form>
         """

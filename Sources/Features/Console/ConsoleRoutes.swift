@@ -8,23 +8,25 @@ import VerifyCore
 /// - `POST /console/session` (form `api_key`): signs in with an API key of scope `read`;
 /// - `POST /console/signout` (form `csrf_token`): ends the session;
 /// - `GET /console/numbers?number=…` → 303 to `GET /console/numbers/{e164}`: one number;
+/// - `GET /console/log`, `/console/verifications/{id}`: the verification log and one verification;
 /// - `GET /console/delivery`, `/console/fraud`, `/console/settings`;
 /// - `GET /console/app.js`, `/console/app.css`: the page's own script and style.
 /// Pages hold no data themselves: the script loads it from the admin JSON routes with the session.
 struct ConsoleRoutes: RouteGroup {
     let sessions: ConsoleSessions
     let parser: DeclaredRangesParser
+    let defaultRegion: String?
     let logger: Logger
 
     func register(in router: inout Router) {
-        let sessions = self.sessions, parser = self.parser, logger = self.logger
+        let sessions = self.sessions, parser = self.parser, logger = self.logger, region = defaultRegion
 
         router.add("GET", "/console/app.js") { _, _ in Self.asset(ConsoleScript.source, type: "text/javascript; charset=utf-8") }
         router.add("GET", "/console/app.css") { _, _ in Self.asset(ConsoleStyle.source, type: "text/css; charset=utf-8") }
 
         router.add("GET", "/console") { request, _ in
             try Self.page(request, sessions, title: "Lookup", page: "lookup") { _ in
-                (200, ConsolePage.lookupForm("") + ConsolePage.message("Look up a number: its verifications, lockouts and factors."), [])
+                (200, ConsolePage.lookupForm("", region: region) + "<div id=\"content\"></div>", [])
             }
         }
         for item in ConsolePage.pages.dropFirst() {
@@ -41,12 +43,18 @@ struct ConsoleRoutes: RouteGroup {
         router.add("GET", "/console/numbers/{e164}") { request, context in
             let typed = String((context.parameters["e164"] ?? "").prefix(64))
             return try Self.page(request, sessions, title: "Number", page: "number") { _ in
-                switch parser.explain(typed, defaultRegion: nil) {
+                switch parser.explain(typed, defaultRegion: region) {
                 case .failure(let problem):
-                    return (400, ConsolePage.lookupForm(typed) + ConsolePage.message(Self.problemText(problem), error: true), [])
+                    return (400, ConsolePage.lookupForm(typed, region: region) + ConsolePage.message(Self.problemText(problem, region: region), error: true), [])
                 case .success(let explained):
-                    return (200, ConsolePage.lookupForm(explained.number.e164) + "<div id=\"content\"></div>", [("number", explained.number.e164)])
+                    return (200, ConsolePage.lookupForm(explained.number.e164, region: region) + "<div id=\"content\"></div>", [("number", explained.number.e164)])
                 }
+            }
+        }
+        router.add("GET", "/console/verifications/{id}") { request, context in
+            let id = String((context.parameters["id"] ?? "").prefix(64))
+            return try Self.page(request, sessions, title: "Verification", page: "verification") { _ in
+                (200, "<div id=\"content\"></div>", [("verification", id)])
             }
         }
         router.add("POST", "/console/session") { request, _ in
@@ -130,8 +138,9 @@ struct ConsoleRoutes: RouteGroup {
         return out.isEmpty ? "%20" : out
     }
 
-    static func problemText(_ problem: PhoneNumberProblem) -> String {
-        "This is not a valid phone number (\(problem.rawValue)). Write it in E.164 form: + then the country code and number, e.g. +14155552671."
+    static func problemText(_ problem: PhoneNumberProblem, region: String?) -> String {
+        "This is not a valid phone number (\(problem.rawValue)). Write it with + and the country code, e.g. +14155552671"
+            + (region.map { ", or as dialled in \($0)." } ?? ".")
     }
 }
 

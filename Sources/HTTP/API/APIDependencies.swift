@@ -18,6 +18,8 @@ public struct APIDependencies: Sendable {
     public var fraudAdmin: FraudAdmin?
     /// Operators' failed-check lockouts (`/v1/admin/lockouts`); no routes when nil.
     public var lockoutAdmin: LockoutAdmin?
+    /// Operators lift a number's send quota (`/v1/admin/limits`); no route when nil.
+    public var limitsAdmin: LimitsAdmin?
     /// Operators' view of a number's verifications (`/v1/admin/verifications`); no route when nil.
     public var verificationAdmin: VerificationAdmin?
     /// The server-to-server API keys and their scopes (admin, introspection, metrics routes).

@@ -47,6 +47,7 @@ public struct APIResponder: HTTPResponder {
                 readiness: d.readiness, gatewayReadiness: d.gatewayReadiness, keys: d.apiKeys, reasonsNeedKey: d.observabilityNeedsKey))
         if let fraudAdmin = d.fraudAdmin { groups.append(AdminRoutes(fraud: fraudAdmin, mfa: d.mfa, keys: d.apiKeys)) }
         if let lockoutAdmin = d.lockoutAdmin { groups.append(LockoutRoutes(admin: lockoutAdmin, keys: d.apiKeys)) }
+        if let limitsAdmin = d.limitsAdmin { groups.append(LimitsRoutes(admin: limitsAdmin, keys: d.apiKeys)) }
         if let admin = d.verificationAdmin { groups.append(VerificationAdminRoutes(admin: admin, keys: d.apiKeys)) }
         if let mfa = d.mfa { groups.append(MFARoutes(mfa: mfa, sessions: d.sessions ?? UnconfiguredSessions(), clock: d.clock)) }
         if let receipts = d.receipts { groups.append(DeliveryCallbackRoutes(receipts: receipts, auth: d.callbackAuth)) }

@@ -33,6 +33,7 @@ public struct FailoverGateway: SMSGateway {
         var retryAfter: Int?
         var called = false
         var unroutable = 0
+        var failedFirst: String?
         for member in members {
             guard member.breaker.allow(at: clock.now()) else {
                 reasons.append("\(member.gateway.name): circuit open")
@@ -50,6 +51,7 @@ public struct FailoverGateway: SMSGateway {
             switch result {
             case .sent:
                 member.breaker.record(success: true, at: clock.now())
+                if let first = failedFirst { events.record(.failover(from: first, to: member.gateway.name)) }
                 return result
             case .permanent:
                 // The gateway works; the destination does not.
@@ -61,6 +63,7 @@ public struct FailoverGateway: SMSGateway {
                 reasons.append(reason)
                 unroutable += 1
             case .retryable(let reason, let after):
+                failedFirst = failedFirst ?? member.gateway.name
                 member.breaker.record(success: false, at: clock.now())
                 if member.breaker.state(at: clock.now()) == .open {
                     logger.warning("gateway circuit open", [("gateway", member.gateway.name)])

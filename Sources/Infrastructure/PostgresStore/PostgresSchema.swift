@@ -228,6 +228,10 @@ enum PostgresSchema {
             ALTER TABLE outbox ADD COLUMN IF NOT EXISTS fallback_of TEXT;
             CREATE INDEX IF NOT EXISTS outbox_fallbacks ON outbox (fallback_of) WHERE fallback_of IS NOT NULL;
             """),
+        // As SQLite's.
+        PostgresMigration(version: 16, name: "verifications by creation time", sql: """
+            CREATE INDEX IF NOT EXISTS verifications_created ON verifications (created_at, id);
+            """),
     ]
 
     /// Unique constraints whose violation means "a concurrent transaction inserted the same key

@@ -22,4 +22,20 @@ extension PostgresStore: LimitLogAdminStore {
             }
         }
     }
+
+    public func deleteLimitLogs(scopes: [String], value: String) throws -> Int {
+        try retrying(connectionFailures: true) {
+            try pool.withConnection { connection in
+                try trip {
+                    try connection.run(
+                        """
+                        DELETE FROM limit_logs WHERE split_part(key, '|', 1) = ANY(string_to_array($1, '|'))
+                        AND split_part(key, '|', 2) ~ '^[0-9]+$'
+                        AND (substr(key, length(split_part(key, '|', 1)) + length(split_part(key, '|', 2)) + 3) = $2
+                             OR starts_with(substr(key, length(split_part(key, '|', 1)) + length(split_part(key, '|', 2)) + 3), $2 || '|'))
+                        """, [.text(scopes.joined(separator: "|")), .text(value)])
+                }
+            }
+        }
+    }
 }

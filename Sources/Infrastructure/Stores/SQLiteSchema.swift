@@ -210,5 +210,10 @@ enum SQLiteSchema {
             ALTER TABLE outbox ADD COLUMN fallback_of TEXT;
             CREATE INDEX IF NOT EXISTS outbox_fallbacks ON outbox (fallback_of) WHERE fallback_of IS NOT NULL;
             """),
+        // The console's verification log and conversion chart (docs/OPERATIONS.md, "Console") read
+        // verifications newest first across numbers: one more index entry per start.
+        Migration(version: 16, name: "verifications by creation time", sql: """
+            CREATE INDEX IF NOT EXISTS verifications_created ON verifications (created_at, id);
+            """),
     ]
 }

@@ -20,14 +20,17 @@ extension SQLiteStore: DeliveryStatsStore {
         try database.read { db in
             try db.query(
                 """
-                SELECT COALESCE(o.gateway, '') AS gateway, COALESCE(v.region, 'ZZ') AS region, o.status AS status, COUNT(*) AS n
+                SELECT COALESCE(o.gateway, '') AS gateway, COALESCE(v.region, 'ZZ') AS region, o.channel AS channel, o.status AS status,
+                       COUNT(*) AS n, SUM(o.fallback_of IS NOT NULL) AS fallbacks
                 FROM outbox o LEFT JOIN verifications v ON v.id = o.verification_id
-                WHERE o.created_at >= ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 LIMIT ?
+                WHERE o.created_at >= ? AND (o.fallback_of IS NULL OR o.attempts > 0) GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4 LIMIT ?
                 """,
                 [SQLiteRows.millis(since), .integer(Int64(limit))]
             ).compactMap { row in
                 guard let status = row.text("status").flatMap(DeliveryStatus.init(rawValue:)) else { return nil }
-                return DeliveryCount(gateway: row.text("gateway") ?? "", region: row.text("region") ?? "ZZ", status: status, count: Int(row.int("n") ?? 0))
+                return DeliveryCount(
+                    gateway: row.text("gateway") ?? "", region: row.text("region") ?? "ZZ", status: status, count: Int(row.int("n") ?? 0),
+                    channel: Channel(rawValue: row.text("channel") ?? "") ?? .sms, fallbacks: Int(row.int("fallbacks") ?? 0))
             }
         }
     }

@@ -17,4 +17,19 @@ extension SQLiteStore: LimitLogAdminStore {
             try db.run("DELETE FROM limit_logs WHERE substr(key, 1, length(?1)) = ?1", [.text(prefix)])
         }
     }
+
+    public func deleteLimitLogs(scopes: [String], value: String) throws -> Int {
+        try database.write { db in
+            var deleted = 0
+            for scope in scopes {
+                // Candidates by the scope's prefix and the value's text; the exact rule in Swift.
+                let keys = try db.query(
+                    "SELECT key FROM limit_logs WHERE substr(key, 1, length(?1)) = ?1 AND instr(key, ?2) > 0",
+                    [.text(scope + "|"), .text("|" + value)]
+                ).compactMap { $0.text("key") }.filter { LimitsAdmin.matches($0, scopes: [scope], value: value) }
+                for key in keys { deleted += try db.run("DELETE FROM limit_logs WHERE key = ?", [.text(key)]) }
+            }
+            return deleted
+        }
+    }
 }

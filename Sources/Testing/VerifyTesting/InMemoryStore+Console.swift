@@ -16,11 +16,15 @@ extension InMemoryStore: DeliveryStatsStore {
         try read { reader in
             let tx = reader as! Transaction
             var counts: [String: (DeliveryCount, Int)] = [:]
-            for m in tx.state.messages where m.createdAt >= since {
+            for m in tx.state.messages where m.createdAt >= since && (m.fallbackOf == nil || m.attempts > 0) {
                 let region = tx.state.verifications[m.verificationID]?.region ?? "ZZ"
-                let key = [m.gateway ?? "", region, m.status.rawValue].joined(separator: "\u{0}")
+                let key = [m.gateway ?? "", region, m.channel.rawValue, m.status.rawValue].joined(separator: "\u{0}")
                 let count = (counts[key]?.1 ?? 0) + 1
-                counts[key] = (DeliveryCount(gateway: m.gateway ?? "", region: region, status: m.status, count: count), count)
+                let fallbacks = (counts[key]?.0.fallbacks ?? 0) + (m.fallbackOf == nil ? 0 : 1)
+                counts[key] = (
+                    DeliveryCount(gateway: m.gateway ?? "", region: region, status: m.status, count: count, channel: m.channel, fallbacks: fallbacks),
+                    count
+                )
             }
             return counts.sorted { $0.key < $1.key }.prefix(limit).map(\.value.0)
         }

@@ -270,5 +270,14 @@ extension InMemoryStore: LimitLogAdminStore {
             return keys.count
         }
     }
+
+    public func deleteLimitLogs(scopes: [String], value: String) throws -> Int {
+        try write { tx in
+            let state = (tx as! Transaction)
+            let keys = state.state.limits.keys.filter { LimitsAdmin.matches($0, scopes: scopes, value: value) }
+            for key in keys { state.state.limits[key] = nil }
+            return keys.count
+        }
+    }
 }
 

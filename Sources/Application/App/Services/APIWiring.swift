@@ -48,6 +48,7 @@ enum APIWiring {
         dependencies.authThrottle = AuthThrottle(store: store, clock: clock)
         dependencies.verificationAdmin = (store as? any VerificationAdminStore).map { VerificationAdmin(store: $0, clock: clock) }
         dependencies.lockoutAdmin = (store as? any LimitLogAdminStore).map { LockoutAdmin(store: $0, clock: clock, limits: c.limits) }
+        dependencies.limitsAdmin = (store as? any LimitLogAdminStore).map { LimitsAdmin(store: $0) }
         if !c.corsOrigins.isEmpty { dependencies.cors = CORSPolicy(origins: Set(c.corsOrigins)) }
         dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock, eventRecorder: delivery.eventRecorder, sink: delivery.metrics)
         dependencies.metrics = delivery.metrics.registry
@@ -78,7 +79,8 @@ enum APIWiring {
         dependencies.appAttest = ChallengeFactory.appAttestRegistry(service.challenges)
         dependencies.apiKeys = c.apiKeys
         if c.console {
-            ConsoleWiring.add(to: &dependencies, c, store: store, secrets: secrets, delivery: delivery, clock: clock, random: random, logger: logger)
+            ConsoleWiring.add(
+                to: &dependencies, c, store: store, secrets: secrets, delivery: delivery, issuer: issuer, clock: clock, random: random, logger: logger)
         }
         dependencies.observabilityNeedsKey = c.mode == .production
         return dependencies

@@ -10,9 +10,8 @@ import VerifyCore
 enum ConsoleWiring {
     static func add(
         to dependencies: inout APIDependencies, _ c: Configuration, store: any AppStore, secrets: SecretsService,
-        delivery: DeliveryService, clock: any Clock, random: any RandomSource, logger: Logger
+        delivery: DeliveryService, issuer: String, clock: any Clock, random: any RandomSource, logger: Logger
     ) {
-        let gateway = delivery.gateway!, metrics = delivery.metrics
         let crypto = LibCryptoConsoleCrypto(key: secrets.keys.consoleSessionKey)
         let console = ConsoleFeature(
             sessions: ConsoleSessions(
@@ -20,13 +19,29 @@ enum ConsoleWiring {
                 secureCookie: c.consoleSecureCookie, revocations: SessionRevocations(store: store, clock: clock)),
             crypto: crypto, parser: DeclaredRangesParser(inner: LibPhoneNumberParser(), ranges: c.numberRanges),
             verifications: dependencies.verificationAdmin, lockouts: dependencies.lockoutAdmin, factors: store as? any FactorAdminStore,
-            operations: ConsoleOperations(
-                circuits: { gateway.circuitStates().map { ($0.channel == .sms ? $0.gateway : "\($0.gateway) (\($0.channel.rawValue))", $0.state.rawValue) } }, queue: { try store.queueDepth() },
-                deliveryCounts: store as? any DeliveryStatsStore, signingKeys: store, settings: c.maskedSettings,
-                fraudHistory: store as? any FraudHistoryStore, challenges: { metrics.challengeCounts() },
-                limitLogs: store as? any LimitLogAdminStore, limits: c.limits),
-            clock: clock, logger: logger)
+            operations: operations(c, store: store, delivery: delivery, issuer: issuer), clock: clock, logger: logger)
         dependencies.apiKeys.sessions = console.sessions
         dependencies.features.append(console.api(keys: dependencies.apiKeys))
+    }
+
+    static func operations(_ c: Configuration, store: any AppStore, delivery: DeliveryService, issuer: String) -> ConsoleOperations {
+        let gateway = delivery.gateway!, metrics = delivery.metrics
+        let states = gateway.circuitStates()
+        var operations = ConsoleOperations(
+            circuits: { gateway.circuitStates().map { ($0.gateway, $0.state.rawValue) } }, queue: { try store.queueDepth() },
+            deliveryCounts: store as? any DeliveryStatsStore, signingKeys: store,
+            // The issuer's default is computed from the listener: show the one in use.
+            settings: c.maskedSettings.map { s in
+                s.name == Settings.issuer.name && s.value.hasPrefix("default: ") ? (s.name, "default: " + issuer) : s
+            },
+            fraudHistory: store as? any FraudHistoryStore, challenges: { metrics.challengeCounts() },
+            limitLogs: store as? any LimitLogAdminStore, limits: c.limits)
+        operations.calls = { seconds in metrics.calls.counts(lastSeconds: seconds).map { ($0.labels.first ?? "", $0.labels.last ?? "", $0.count) } }
+        operations.gatewayChannels = Dictionary(states.map { ($0.gateway, $0.channel.rawValue) }, uniquingKeysWith: { a, _ in a })
+        operations.log = store as? any VerificationLogStore
+        operations.stats = store as? any ConsoleStatsStore
+        operations.verification = { id in try store.read { try $0.verification(id: id) } }
+        operations.defaultRegion = c.defaultRegion
+        return operations
     }
 }

@@ -37,7 +37,7 @@ final class DeliveryService: ApplicationService {
         self.logger = logger
         self.consoleOutput = consoleOutput
         devInbox = configuration.mode == .development ? DevInbox() : nil
-        metrics = MetricsSink(registry: MetricsRegistry(), numberRanges: configuration.numberRanges)
+        metrics = MetricsSink(registry: MetricsRegistry(), numberRanges: configuration.numberRanges, now: { [clock] in clock.now() })
     }
 
     func start() throws {

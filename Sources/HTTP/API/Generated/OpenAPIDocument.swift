@@ -2465,6 +2465,80 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/v1/admin/limits/{phone}": {
+      "parameters": [
+        {
+          "name": "phone",
+          "in": "path",
+          "required": true,
+          "description": "E.164 number, the `+` URL-encoded as `%2B`.",
+          "schema": {
+            "type": "string",
+            "maxLength": 32
+          }
+        }
+      ],
+      "delete": {
+        "operationId": "clearSendQuota",
+        "summary": "Lift a number's send quota (every channel, window and requester)",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "How many send-quota logs were deleted.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/LockoutsCleared"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The path is not an E.164 number (`invalid_phone_number`, `details.reason`: `not_a_number`).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        },
+        "description": "Deletes the rate-limit logs of the number's send quotas (`phone_send`, `whatsapp_send`, `call_send`, per number and per requester), so an owner whose quota strangers spent can start again (docs/ABUSE.md, \"Operators lift locks\"). Scope `lockouts`."
+      }
+    },
     "/v1/admin/users/{subject}/factors": {
       "parameters": [
         {
@@ -4537,6 +4611,431 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/AuthThrottled"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/v1/admin/verification-log": {
+      "get": {
+        "operationId": "verificationLog",
+        "summary": "The verification log: every number, filtered, newest first",
+        "description": "The console's log page. Scope `read` (or the console's session). Keyset pages of `limit`; each page reads at most `scan_limit` rows. Codes are never shown.",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "status",
+            "in": "query",
+            "required": false,
+            "description": "Status as clients see it now.",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "pending",
+                "approved",
+                "canceled",
+                "expired",
+                "max_attempts_reached"
+              ]
+            }
+          },
+          {
+            "name": "channel",
+            "in": "query",
+            "required": false,
+            "description": "A channel one of its messages went by.",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "sms",
+                "whatsapp",
+                "call"
+              ]
+            }
+          },
+          {
+            "name": "country",
+            "in": "query",
+            "required": false,
+            "description": "ISO 3166 region of the number (two letters).",
+            "schema": {
+              "type": "string",
+              "minLength": 2,
+              "maxLength": 2
+            }
+          },
+          {
+            "name": "number",
+            "in": "query",
+            "required": false,
+            "description": "One number: E.164, or national with `PHONE_VERIFY_DEFAULT_REGION`.",
+            "schema": {
+              "type": "string",
+              "maxLength": 32
+            }
+          },
+          {
+            "name": "since",
+            "in": "query",
+            "required": false,
+            "description": "Created at or after (RFC 3339).",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
+            "name": "until",
+            "in": "query",
+            "required": false,
+            "description": "Created before (RFC 3339).",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
+            "name": "cursor",
+            "in": "query",
+            "required": false,
+            "description": "`next_cursor` of the previous page.",
+            "schema": {
+              "type": "string",
+              "maxLength": 80
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "description": "1–100, default 50.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100,
+              "default": 50
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of the log.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConsoleLog"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "`invalid_request` (a bad filter, `limit` or `cursor`: `details.field` names it) or `invalid_phone_number` (`number`).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "invalid_request",
+                                "invalid_phone_number"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/v1/admin/verification-log.csv": {
+      "get": {
+        "operationId": "verificationLogCSV",
+        "summary": "The verification log as CSV",
+        "description": "The same filters as the log (no `cursor`, `limit`): at most 10,000 rows, newest first. A cell that a spreadsheet would run as a formula starts with `'`.",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "status",
+            "in": "query",
+            "required": false,
+            "description": "Status as clients see it now.",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "pending",
+                "approved",
+                "canceled",
+                "expired",
+                "max_attempts_reached"
+              ]
+            }
+          },
+          {
+            "name": "channel",
+            "in": "query",
+            "required": false,
+            "description": "A channel one of its messages went by.",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "sms",
+                "whatsapp",
+                "call"
+              ]
+            }
+          },
+          {
+            "name": "country",
+            "in": "query",
+            "required": false,
+            "description": "ISO 3166 region of the number (two letters).",
+            "schema": {
+              "type": "string",
+              "minLength": 2,
+              "maxLength": 2
+            }
+          },
+          {
+            "name": "number",
+            "in": "query",
+            "required": false,
+            "description": "One number: E.164, or national with `PHONE_VERIFY_DEFAULT_REGION`.",
+            "schema": {
+              "type": "string",
+              "maxLength": 32
+            }
+          },
+          {
+            "name": "since",
+            "in": "query",
+            "required": false,
+            "description": "Created at or after (RFC 3339).",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
+            "name": "until",
+            "in": "query",
+            "required": false,
+            "description": "Created before (RFC 3339).",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The log as CSV (`text/csv`, at most 10,000 rows): the columns of ConsoleLogEntry, in its order.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "text/csv": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "`invalid_request` (a bad filter, `limit` or `cursor`: `details.field` names it) or `invalid_phone_number` (`number`).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "invalid_request",
+                                "invalid_phone_number"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/v1/admin/verification-log/{id}": {
+      "parameters": [
+        {
+          "name": "id",
+          "in": "path",
+          "required": true,
+          "description": "The verification id.",
+          "schema": {
+            "type": "string",
+            "maxLength": 64
+          }
+        }
+      ],
+      "get": {
+        "operationId": "verificationDetail",
+        "summary": "One verification with every message and the events it emitted",
+        "description": "The console's verification page. Scope `read`. Messages: first tries, resends and `auto` fallbacks (a fallback not yet tried is `scheduled`), with gateway, vendor id and vendor error; events: those still queued and those sent or given up during its life and 10 minutes after.",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The verification.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ConsoleVerification"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No verification with this id (`not_found`).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "not_found"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
@@ -6715,7 +7214,8 @@ public enum OpenAPIDocument {
                 "created_at",
                 "expires_at",
                 "approved_at",
-                "delivery"
+                "delivery",
+                "channel_used"
               ],
               "properties": {
                 "id": {
@@ -6781,6 +7281,13 @@ public enum OpenAPIDocument {
                       "type": "null"
                     }
                   ]
+                },
+                "channel_used": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "description": "The channel the latest message went by (`auto` may have fallen back); null before any message."
                 }
               }
             }
@@ -6908,8 +7415,11 @@ public enum OpenAPIDocument {
         "required": [
           "circuits",
           "outbox",
+          "events",
+          "gateways",
           "hour",
-          "day"
+          "day",
+          "conversion"
         ],
         "properties": {
           "circuits": {
@@ -6919,6 +7429,7 @@ public enum OpenAPIDocument {
               "additionalProperties": false,
               "required": [
                 "gateway",
+                "channel",
                 "state"
               ],
               "properties": {
@@ -6932,6 +7443,9 @@ public enum OpenAPIDocument {
                     "half_open",
                     "open"
                   ]
+                },
+                "channel": {
+                  "type": "string"
                 }
               }
             }
@@ -6941,16 +7455,23 @@ public enum OpenAPIDocument {
             "additionalProperties": false,
             "required": [
               "depth",
-              "oldest_age_seconds"
+              "oldest_age_seconds",
+              "scheduled_fallbacks"
             ],
             "properties": {
               "depth": {
                 "type": "integer",
-                "minimum": 0
+                "minimum": 0,
+                "description": "Messages queued and due (an `auto` fallback waiting its turn is not counted)."
               },
               "oldest_age_seconds": {
                 "type": "integer",
                 "minimum": 0
+              },
+              "scheduled_fallbacks": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "`auto` fallbacks waiting for their turn."
               }
             }
           },
@@ -6961,6 +7482,7 @@ public enum OpenAPIDocument {
               "additionalProperties": false,
               "required": [
                 "gateway",
+                "channel",
                 "country",
                 "queued",
                 "sent",
@@ -6994,6 +7516,9 @@ public enum OpenAPIDocument {
                 "failed": {
                   "type": "integer",
                   "minimum": 0
+                },
+                "channel": {
+                  "type": "string"
                 }
               }
             }
@@ -7005,6 +7530,7 @@ public enum OpenAPIDocument {
               "additionalProperties": false,
               "required": [
                 "gateway",
+                "channel",
                 "country",
                 "queued",
                 "sent",
@@ -7038,12 +7564,264 @@ public enum OpenAPIDocument {
                 "failed": {
                   "type": "integer",
                   "minimum": 0
+                },
+                "channel": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "events": {
+            "type": [
+              "object",
+              "null"
+            ],
+            "additionalProperties": false,
+            "required": [
+              "pending",
+              "oldest_age_seconds",
+              "failed_day"
+            ],
+            "properties": {
+              "pending": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "oldest_age_seconds": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "failed_day": {
+                "type": "integer",
+                "minimum": 0
+              }
+            },
+            "description": "The events outbox; null when the store does not say."
+          },
+          "gateways": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "hour",
+              "day"
+            ],
+            "properties": {
+              "hour": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "gateway",
+                    "channel",
+                    "circuit",
+                    "calls",
+                    "errors",
+                    "failovers",
+                    "sent",
+                    "delivered",
+                    "undelivered",
+                    "failed",
+                    "queued",
+                    "fallbacks",
+                    "failing"
+                  ],
+                  "properties": {
+                    "gateway": {
+                      "type": "string"
+                    },
+                    "channel": {
+                      "type": "string"
+                    },
+                    "circuit": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "calls": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "description": "Calls by this replica in the window."
+                    },
+                    "errors": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "description": "Calls that failed (retryable or permanent)."
+                    },
+                    "failovers": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "description": "Messages this gateway took after an earlier one failed them."
+                    },
+                    "sent": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "delivered": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "undelivered": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "failed": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "queued": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "fallbacks": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "description": "Messages it took as `auto` fallbacks."
+                    },
+                    "failing": {
+                      "type": "boolean",
+                      "description": "Circuit not closed, or at least 3 failed calls that are at least half of its calls."
+                    }
+                  }
+                }
+              },
+              "day": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "gateway",
+                    "channel",
+                    "circuit",
+                    "calls",
+                    "errors",
+                    "failovers",
+                    "sent",
+                    "delivered",
+                    "undelivered",
+                    "failed",
+                    "queued",
+                    "fallbacks",
+                    "failing"
+                  ],
+                  "properties": {
+                    "gateway": {
+                      "type": "string"
+                    },
+                    "channel": {
+                      "type": "string"
+                    },
+                    "circuit": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "calls": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "description": "Calls by this replica in the window."
+                    },
+                    "errors": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "description": "Calls that failed (retryable or permanent)."
+                    },
+                    "failovers": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "description": "Messages this gateway took after an earlier one failed them."
+                    },
+                    "sent": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "delivered": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "undelivered": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "failed": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "queued": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "fallbacks": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "description": "Messages it took as `auto` fallbacks."
+                    },
+                    "failing": {
+                      "type": "boolean",
+                      "description": "Circuit not closed, or at least 3 failed calls that are at least half of its calls."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "conversion": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "hours",
+              "series"
+            ],
+            "properties": {
+              "hours": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "format": "date-time"
+                }
+              },
+              "series": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "country",
+                    "channel",
+                    "started",
+                    "approved"
+                  ],
+                  "properties": {
+                    "country": {
+                      "type": "string"
+                    },
+                    "channel": {
+                      "type": "string"
+                    },
+                    "started": {
+                      "type": "array",
+                      "items": {
+                        "type": "integer",
+                        "minimum": 0
+                      }
+                    },
+                    "approved": {
+                      "type": "array",
+                      "items": {
+                        "type": "integer",
+                        "minimum": 0
+                      }
+                    }
+                  }
                 }
               }
             }
           }
         },
-        "description": "Messages created in the last hour and day per gateway and country, by current status; circuit breakers; the outbox queue."
+        "description": "Gateways by channel over the last hour and day (store counts, this replica's call tally, circuit state, `failing`), messages per gateway, channel and country by status, both outboxes, and conversion per country and channel per hour over the last day (docs/OPERATIONS.md, \"Console\")."
       },
       "ConsoleSettings": {
         "type": "object",
@@ -7218,6 +7996,350 @@ public enum OpenAPIDocument {
           }
         },
         "description": "The fraud guard's counters per hour over the last day for the busiest countries and blocks, and this replica's challenge counts since it started."
+      },
+      "ConsoleLogEntry": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "phone_number",
+          "country",
+          "status",
+          "channel_requested",
+          "channel",
+          "gateway",
+          "delivery_status",
+          "vendor_error",
+          "attempts",
+          "sends",
+          "purpose",
+          "created_at",
+          "approved_at"
+        ],
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "phone_number": {
+            "type": "string"
+          },
+          "country": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "approved",
+              "canceled",
+              "expired",
+              "max_attempts_reached"
+            ]
+          },
+          "channel_requested": {
+            "type": "string"
+          },
+          "channel": {
+            "type": "string",
+            "description": "The channel actually used (the latest message's)."
+          },
+          "gateway": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "delivery_status": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "vendor_error": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "attempts": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "sends": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "purpose": {
+            "type": "string"
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "approved_at": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          }
+        }
+      },
+      "ConsoleLog": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "verifications",
+          "next_cursor",
+          "scan_limit"
+        ],
+        "properties": {
+          "verifications": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ConsoleLogEntry"
+            }
+          },
+          "next_cursor": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Pass as `cursor` for older ones; null at the end."
+          },
+          "scan_limit": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Rows a page reads at most: a filter that matches little may give a short page with a cursor."
+          }
+        }
+      },
+      "ConsoleVerification": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "phone_number",
+          "country",
+          "status",
+          "channel_requested",
+          "channel",
+          "gateway",
+          "delivery_status",
+          "vendor_error",
+          "attempts",
+          "sends",
+          "purpose",
+          "created_at",
+          "approved_at",
+          "max_attempts",
+          "expires_at",
+          "messages",
+          "events"
+        ],
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "phone_number": {
+            "type": "string"
+          },
+          "country": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "approved",
+              "canceled",
+              "expired",
+              "max_attempts_reached"
+            ]
+          },
+          "channel_requested": {
+            "type": "string"
+          },
+          "channel": {
+            "type": "string",
+            "description": "The channel actually used (the latest message's)."
+          },
+          "gateway": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "delivery_status": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "vendor_error": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "attempts": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "sends": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "purpose": {
+            "type": "string"
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "approved_at": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "max_attempts": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "expires_at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "messages": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "channel",
+                "gateway",
+                "status",
+                "attempts",
+                "vendor_id",
+                "vendor_error",
+                "fallback_of",
+                "created_at",
+                "updated_at",
+                "next_attempt_at"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string"
+                },
+                "channel": {
+                  "type": "string"
+                },
+                "gateway": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "status": {
+                  "type": "string",
+                  "enum": [
+                    "queued",
+                    "scheduled",
+                    "sent",
+                    "delivered",
+                    "undelivered",
+                    "failed"
+                  ]
+                },
+                "attempts": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "vendor_id": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "vendor_error": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "fallback_of": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "created_at": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "updated_at": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "next_attempt_at": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "format": "date-time"
+                }
+              }
+            }
+          },
+          "events": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "id",
+                "type",
+                "status",
+                "attempts",
+                "last_error",
+                "created_at"
+              ],
+              "properties": {
+                "id": {
+                  "type": "string"
+                },
+                "type": {
+                  "type": "string"
+                },
+                "status": {
+                  "type": "string",
+                  "enum": [
+                    "queued",
+                    "delivered",
+                    "failed"
+                  ]
+                },
+                "attempts": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "last_error": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "created_at": {
+                  "type": "string",
+                  "format": "date-time"
+                }
+              }
+            }
+          }
+        }
       }
     },
     "responses": {

@@ -1,0 +1,93 @@
+import Foundation
+import Encoding
+
+/// Where a page of the verification log ends: the last verification read (newest first), so
+/// the next page starts strictly older (keyset pagination: no OFFSET, stable under inserts).
+public struct VerificationLogCursor: Sendable, Equatable {
+    public let createdAt: Date
+    public let id: String
+
+    public init(createdAt: Date, id: String) {
+        self.createdAt = createdAt
+        self.id = id
+    }
+
+    /// `MILLIS.ID`, opaque to clients.
+    public var token: String { "\(Int64((createdAt.timeIntervalSince1970 * 1000).rounded(.down))).\(id)" }
+
+    public init?(token: String) {
+        guard token.utf8.count <= 80, let dot = token.firstIndex(of: "."), let millis = Int64(token[..<dot]), millis >= 0 else { return nil }
+        let id = String(token[token.index(after: dot)...])
+        guard !id.isEmpty, id.utf8.allSatisfy({ $0 == 0x5F || $0 == 0x2D || ASCII.isAlphanumeric($0) }) else { return nil }
+        self.init(createdAt: Date(timeIntervalSince1970: Double(millis) / 1000), id: id)
+    }
+}
+
+/// What the console's verification log asks for: filters, a page size and where to continue.
+public struct VerificationLogQuery: Sendable, Equatable {
+    /// Rows a store examines per page at most (filters that match little give short pages with a cursor).
+    public static let scanLimit = 2_000
+    /// Status as clients see it at `now` (`expired` is a pending one past its expiry).
+    public var status: VerificationStatus?
+    /// A channel one of its messages actually went by (not the one requested).
+    public var channel: Channel?
+    /// ISO region of the number.
+    public var region: String?
+    /// One number (E.164): read through its index, so no scan bound applies.
+    public var phoneNumber: String?
+    /// Created at or after `since` and before `until`.
+    public var since: Date?
+    public var until: Date?
+    public var after: VerificationLogCursor?
+    public var limit: Int
+    public var now: Date
+
+    public init(limit: Int, now: Date) {
+        self.limit = limit
+        self.now = now
+    }
+}
+
+/// One row of the log: the verification and the latest message that went (or is going) out.
+public struct VerificationLogEntry: Sendable, Equatable {
+    public let verification: Verification
+    public let message: OutboxMessage?
+
+    public init(verification: Verification, message: OutboxMessage?) {
+        self.verification = verification
+        self.message = message
+    }
+}
+
+/// A page of the log. `next` is set when older verifications may match: either the page is
+/// full, or the store stopped at ``VerificationLogQuery/scanLimit`` rows it read.
+public struct VerificationLogPage: Sendable, Equatable {
+    public let entries: [VerificationLogEntry]
+    public let next: VerificationLogCursor?
+
+    public init(entries: [VerificationLogEntry], next: VerificationLogCursor?) {
+        self.entries = entries
+        self.next = next
+    }
+}
+
+/// The console's reads of verifications across numbers, bounded so a page never reads the
+/// whole table: newest first by `(created_at, id)` (an index), at most ``VerificationLogQuery/scanLimit`` rows
+/// examined per page whatever the filters, and a cursor to continue.
+public protocol VerificationLogStore: Sendable {
+    func verificationLog(_ query: VerificationLogQuery) throws -> VerificationLogPage
+    /// Every message of one verification (first tries, resends, fallbacks), oldest first.
+    func messages(verificationID: String, limit: Int) throws -> [OutboxMessage]
+}
+
+extension VerificationLogQuery {
+    /// Whether `v` (with its messages' channels) passes the filters other than time and cursor:
+    /// the in-memory store's rule, which the SQL stores say in SQL.
+    public func matches(_ v: Verification, channels: Set<Channel>) -> Bool {
+        if let status, v.status(at: now) != status { return false }
+        if let region, v.region != region { return false }
+        if let phoneNumber, v.phoneNumber != phoneNumber { return false }
+        if let channel, !channels.contains(channel) { return false }
+        return true
+    }
+}
