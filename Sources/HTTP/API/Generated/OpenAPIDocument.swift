@@ -5664,7 +5664,6 @@ public enum OpenAPIDocument {
           "issuer",
           "jwks_uri",
           "id_token_signing_alg_values_supported",
-          "token_endpoint_auth_methods_supported",
           "subject_types_supported",
           "claims_supported"
         ],
@@ -5680,12 +5679,6 @@ public enum OpenAPIDocument {
             "description": "`POST /v1/credentials/introspect` (RFC 7662, admin API key)."
           },
           "id_token_signing_alg_values_supported": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          },
-          "token_endpoint_auth_methods_supported": {
             "type": "array",
             "items": {
               "type": "string"
