@@ -111,9 +111,10 @@ import VerifyTesting
 
     @Test func aSendsOutcomeBecomesADeliveryEvent() throws {
         let recorder = EventRecorder(random: SeededRandom(seed: 3))
-        let message = OutboxMessage(
+        var message = OutboxMessage(
             id: "msg_1", verificationID: "ver_1", to: "+15555550123", purpose: .signIn, sealedPayload: [], createdAt: .init(),
             updatedAt: .init(), nextAttemptAt: .init(), expiresAt: .init())
+        message.channel = .call  // e.g. a voice fallback after SMS failed
         let at = Date(timeIntervalSince1970: 1_800_000_000)
         func outcome(_ status: DeliveryStatus) -> OutboxOutcome {
             OutboxOutcome(messageID: "msg_1", status: status, gateway: "twilio", providerMessageID: "SM1", lastError: nil,
@@ -124,6 +125,7 @@ import VerifyTesting
         let d = try data(event)
         #expect(d["status"]?.stringValue == "sent" && d["gateway"]?.stringValue == "twilio")
         #expect(d["provider_message_id"]?.stringValue == "SM1" && d["message_id"]?.stringValue == "msg_1")
+        #expect(d["channel"]?.stringValue == "call")
         #expect(!event.body.contains("+15555550123"))
     }
 }

@@ -1,25 +1,5 @@
 import Foundation
 
-/// Where a verification stands (`status` in every verification the server returns).
-public enum VerificationStatus: String, Codable, Sendable, Hashable {
-    case pending
-    case approved
-    case expired
-    case canceled
-    case maxAttemptsReached = "max_attempts_reached"
-}
-
-/// How the code is sent. The server sends SMS only today.
-public enum Channel: String, Codable, Sendable, Hashable {
-    case sms
-    case whatsapp
-    /// A voice call that says the code.
-    case call
-    /// The server's configured order (by default WhatsApp, then SMS) with fallback: only in
-    /// requests; answers name the channel actually used.
-    case auto
-}
-
 /// A phone verification: what `startVerification`, `resend`, `cancel`, `status` and
 /// `MultiFactor.enrollPhone` return. Dates are the server's (UTC, whole seconds).
 public struct Verification: Codable, Sendable, Hashable {
@@ -89,23 +69,6 @@ public struct Verification: Codable, Sendable, Hashable {
         PendingVerification(
             verificationID: id, phoneNumber: phoneNumber, expiresAt: expiresAt, resendAvailableAt: resendAvailableAt,
             codeLength: codeLength, attemptsRemaining: attemptsRemaining, sendsRemaining: sendsRemaining)
-    }
-}
-
-/// The delivery of a verification's latest message.
-public struct Delivery: Codable, Sendable, Hashable {
-    /// `queued`, `sent`, `delivered`, `failed` or `undelivered`.
-    public var status: String
-    /// The gateway that sent it (nil while queued).
-    public var gateway: String?
-    public var attempts: Int
-    public var lastError: String?
-    public var updatedAt: Date
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case status, gateway, attempts
-        case lastError = "last_error"
-        case updatedAt = "updated_at"
     }
 }
 

@@ -6,7 +6,9 @@ import FoundationNetworking
 /// The client of a PhoneVerify server's native API (docs/API.md, docs/MFA.md) for apps: phone
 /// sign-in (start, check, resend, cancel, status), and the phone as a second factor of the app's
 /// own accounts (`multiFactor(sessionToken:)`). Every call is `async` and throws
-/// `PhoneVerifyError`.
+/// `PhoneVerifyError`, with two exceptions: `CancellationError` when the calling task is
+/// cancelled, and whatever the app's own `challengeProvider` throws, passed through unchanged
+/// (docs/CLIENT.md, "Errors").
 ///
 /// ```swift
 /// let client = PhoneVerifyClient(baseURL: URL(string: "https://verify.example.com")!)
@@ -112,6 +114,9 @@ public final class PhoneVerifyClient: Sendable {
         case .expired: throw PhoneVerifyError.expired
         case .approved, .canceled: throw PhoneVerifyError.alreadyUsed
         case .maxAttemptsReached: throw PhoneVerifyError.maxAttemptsReached
+        // A state a newer server added: the app sees it in `status` and decides; a check of a
+        // verification that is over throws its own typed error.
+        case .unknown: return current
         }
     }
 
