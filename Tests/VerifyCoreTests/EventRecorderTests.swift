@@ -107,6 +107,19 @@ import VerifyTesting
             #expect(d["factor_id"]?.stringValue == factor.id && d["subject"]?.stringValue == "user-alice")
             #expect(d["phone_number"]?.stringValue == "+15555550123")
         }
+        #expect(try data(events[0])["imported"]?.boolValue == false)
+    }
+
+    @Test func anImportedFactorIsReportedAsImported() throws {
+        let t = try service()
+        let mfa = MFAService(
+            verifications: t.service, store: t.store, clock: t.clock, random: t.random,
+            issuer: CredentialIssuer(issuer: "http://issuer.test", audience: "main-auth", keys: FakeSigner(), random: t.random))
+        let factor = try mfa.importFactor(subject: "user-alice", phoneNumber: "+15555550123", displayName: "Work phone")
+        let event = try #require(t.store.events.first { $0.type == .factorEnrolled })
+        let d = try data(event)
+        #expect(d["factor_id"]?.stringValue == factor.id && d["imported"]?.boolValue == true)
+        #expect(t.store.messages.isEmpty)  // no code was sent
     }
 
     @Test func aSendsOutcomeBecomesADeliveryEvent() throws {

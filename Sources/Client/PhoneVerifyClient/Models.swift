@@ -124,12 +124,16 @@ public struct Factor: Codable, Sendable, Hashable {
     public var phoneNumberHint: String
     public var createdAt: Date
     public var lastUsedAt: Date?
+    /// The name the user knows the phone by ("Work phone"), e.g. kept from Firebase when the
+    /// factor was imported; nil when none was given. Show it beside `phoneNumberHint`.
+    public var displayName: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id
         case phoneNumberHint = "phone_number_hint"
         case createdAt = "created_at"
         case lastUsedAt = "last_used_at"
+        case displayName = "display_name"
     }
 }
 

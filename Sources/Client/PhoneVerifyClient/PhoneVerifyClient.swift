@@ -175,8 +175,14 @@ public struct MultiFactor: Sendable {
     }
 
     /// Confirms an enrolment with the code the new phone received: the phone becomes a factor.
-    public func confirmEnrollment(enrollmentID: String, code: String, stepUp: PhoneCredential? = nil) async throws -> Factor {
-        let data = try await client.send(.confirmEnrollment, id: enrollmentID, body: ["code": code], bearer: bearer(stepUp))
+    /// `displayName`: what the user calls this phone ("Work phone", at most 64 characters), shown
+    /// in `factors()` beside the masked number (Firebase's `enroll(with:displayName:)`).
+    public func confirmEnrollment(
+        enrollmentID: String, code: String, displayName: String? = nil, stepUp: PhoneCredential? = nil
+    ) async throws -> Factor {
+        var body = ["code": code]
+        if let displayName { body["display_name"] = displayName }
+        let data = try await client.send(.confirmEnrollment, id: enrollmentID, body: body, bearer: bearer(stepUp))
         return try client.decode(FactorAnswer.self, data).factor
     }
 

@@ -228,6 +228,10 @@ enum PostgresSchema {
             ALTER TABLE outbox ADD COLUMN IF NOT EXISTS fallback_of TEXT;
             CREATE INDEX IF NOT EXISTS outbox_fallbacks ON outbox (fallback_of) WHERE fallback_of IS NOT NULL;
             """),
+        // As SQLite's.
+        PostgresMigration(version: 15, name: "factor display names", sql: """
+            ALTER TABLE factors ADD COLUMN IF NOT EXISTS display_name TEXT;
+            """),
     ]
 
     /// Unique constraints whose violation means "a concurrent transaction inserted the same key
