@@ -66,6 +66,9 @@ import Testing
             #expect(DeliveryStatus(rawValue: status).rawValue == status && !isUnknown(DeliveryStatus(rawValue: status)))
         }
         #expect(isUnknown(Channel(rawValue: "rcs")))
+        // Equality and hashing agree: both go by the text.
+        #expect(Channel.unknown("sms") == .sms && Set([Channel.sms, .unknown("sms"), .unknown("rcs")]).count == 2)
+        #expect(Set([DeliveryStatus.sent, .unknown("sent")]).count == 1 && VerificationStatus.unknown("expired") == .expired)
         guard case .maxAttemptsReached = VerificationStatus(rawValue: "max_attempts_reached") else {
             Issue.record("max_attempts_reached is not .maxAttemptsReached")
             return

@@ -30,4 +30,9 @@ public enum Channel: RawRepresentable, Codable, Sendable, Hashable {
         case .unknown(let name): return name
         }
     }
+
+    /// Values compare and hash by their text, so `.unknown("sms")` (built by hand) equals `.sms`.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 }

@@ -77,6 +77,11 @@ public enum DeliveryStatus: RawRepresentable, Codable, Sendable, Hashable {
         case .unknown(let text): return text
         }
     }
+
+    /// Values compare and hash by their text, so `.unknown("sms")` (built by hand) equals `.sms`.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 }
 
 extension Verification {

@@ -30,4 +30,9 @@ public enum VerificationStatus: RawRepresentable, Codable, Sendable, Hashable {
         case .unknown(let text): return text
         }
     }
+
+    /// Values compare and hash by their text, so `.unknown("sms")` (built by hand) equals `.sms`.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 }
