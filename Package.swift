@@ -32,7 +32,6 @@ let package = Package(
         .target(
             name: "CPhoneNumber",
             path: "Sources/C/CPhoneNumber",
-            cxxSettings: [.unsafeFlags(["-std=c++17"])],
             linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]
         ),
 
@@ -127,5 +126,8 @@ let package = Package(
         // The client's unit tests (canned responses), live tests against the built phone-verify
         // binary, and its agreement with docs/openapi.json; LibCrypto only mints test tokens.
         .testTarget(name: "PhoneVerifyClientTests", dependencies: ["PhoneVerifyClient", "LibCrypto"]),
-    ]
+    ],
+    // The C++ shim (CPhoneNumber) needs C++17 for libphonenumber's headers; set here rather than
+    // with an unsafe -std flag, which would stop this package from being used as a dependency.
+    cxxLanguageStandard: .cxx17
 )

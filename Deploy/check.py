@@ -271,6 +271,26 @@ def _image():
     return "ok"
 
 
+@check("README's development stack: the compose line, its mode, port and introspection key")
+def _readme_stack():
+    readme = (ROOT / "README.md").read_text()
+    lines = re.findall(r"^docker compose -f (\S+) up --build", readme, re.M)
+    assert lines, "README.md has no `docker compose -f … up --build` line"
+    for path in lines:
+        assert (ROOT / path).exists(), f"README.md names {path}, which does not exist"
+    service = yaml.safe_load((ROOT / lines[0]).read_text())["services"]["phone-verify"]
+    env = service["environment"]
+    assert env.get("PHONE_VERIFY_MODE") == "development", "the README's stack must be the development one"
+    assert all(str(p).startswith("127.0.0.1:8080:") for p in service["ports"]), "the walkthrough uses 127.0.0.1:8080"
+    # The key the README exports is the one compose passes on, and no key is written in the file.
+    exported = re.search(r"^export (\w+)=\$\(openssl rand", readme, re.M)
+    assert exported, "README.md must export the introspection key before `docker compose up`"
+    key = str(env.get("PHONE_VERIFY_INTROSPECTION_API_KEYS", ""))
+    assert key in (f"${{{exported.group(1)}:-}}", f"${{{exported.group(1)}}}"), f"compose reads {key!r}, README exports {exported.group(1)}"
+    assert f"Bearer ${exported.group(1)}" in readme, "the README's introspection step must present that key"
+    return f"{lines[0]}, key from ${exported.group(1)}"
+
+
 @check("nginx -t")
 def _nginx():
     nginx = tool("NGINX", "nginx")

@@ -95,4 +95,16 @@ import VerifyTesting
         #expect(h.call("DELETE", "/v1/admin/users/user-alice/factors/\(factorID)", headers: auth).status == 200)
         #expect(h.call("GET", "/v1/mfa/factors", headers: bearer("alice")).json["factors"] == [])
     }
+
+    @Test func aConfirmedFactorKeepsTheNameTheUserGaveIt() throws {
+        let started = h.call("POST", "/v1/mfa/enrollments", json: #"{"phone_number":"+15555550123"}"#, headers: bearer("alice"))
+        let id = try #require(started.json["id"]?.stringValue)
+        let code = try h.t.lastCode(for: id)
+        // A bad name is refused before the code is looked at: the attempt is not spent.
+        let bad = h.call("POST", "/v1/mfa/enrollments/\(id)/confirm", json: #"{"code":"\#(code)","display_name":"\#(String(repeating: "n", count: 65))"}"#, headers: bearer("alice"))
+        #expect(bad.status == 400 && bad.errorCode == "invalid_request")
+        let confirmed = h.call("POST", "/v1/mfa/enrollments/\(id)/confirm", json: #"{"code":"\#(code)","display_name":"Work phone"}"#, headers: bearer("alice"))
+        #expect(confirmed.status == 201 && confirmed.json["factor"]?["display_name"] == "Work phone")
+        #expect(h.call("GET", "/v1/mfa/factors", headers: bearer("alice")).json["factors"]?.arrayValue?.first?["display_name"] == "Work phone")
+    }
 }

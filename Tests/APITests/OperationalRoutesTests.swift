@@ -30,6 +30,8 @@ import VerifyTesting
         #expect(doc["issuer"] == "http://issuer.test")
         #expect(doc["jwks_uri"] == "http://issuer.test/.well-known/jwks.json")
         #expect(doc["id_token_signing_alg_values_supported"] == ["EdDSA"])
+        // There is no token endpoint, so no authentication methods for one (docs/INTEGRATION.md).
+        #expect(doc["token_endpoint_auth_methods_supported"] == nil)
         let jwks = h.call("GET", "/.well-known/jwks.json").json
         #expect(jwks["keys"]?.arrayValue?.first?["kid"] == "test-key")
     }

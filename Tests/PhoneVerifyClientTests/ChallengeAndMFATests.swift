@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func mfaCallsCarryTheSessionTokenOrTheStepUpCredential() async throws {
-        let factor = #"{"id": "fac_1", "phone_number_hint": "+1*******2671", "created_at": "2026-11-30T12:00:00Z", "last_used_at": null}"#
+        let factor = #"{"id": "fac_1", "phone_number_hint": "+1*******2671", "created_at": "2026-11-30T12:00:00Z", "last_used_at": null, "display_name": "Work phone"}"#
         let challenge = """
             {"id": "ver_2", "status": "pending", "purpose": "mfa_step_up", "factor_id": "fac_1", "phone_number_hint": "+1*******2671",
              "channel": "sms", "expires_at": "2026-11-30T12:05:00Z", "resend_available_at": "2026-11-30T12:00:30Z",
@@ -107,8 +107,9 @@ import Testing
         let mfa = stub.client().multiFactor(sessionToken: "session-jwt")
         let enrolment = try await mfa.enrollPhone("+14155552671", locale: "en")
         #expect(enrolment.purpose == "mfa_enroll")
-        let confirmed = try await mfa.confirmEnrollment(enrollmentID: enrolment.id, code: "123456")
-        #expect(confirmed.id == "fac_1" && confirmed.lastUsedAt == nil)
+        let confirmed = try await mfa.confirmEnrollment(enrollmentID: enrolment.id, code: "123456", displayName: "Work phone")
+        #expect(confirmed.id == "fac_1" && confirmed.lastUsedAt == nil && confirmed.displayName == "Work phone")
+        #expect(stub.requests.last?.body?["display_name"] as? String == "Work phone")
         #expect(try await mfa.factors() == [confirmed])
         let sent = try await mfa.challenge(factorID: "fac_1")
         #expect(sent.factorID == "fac_1" && sent.phoneNumberHint == "+1*******2671" && sent.codeLength == 6)

@@ -88,7 +88,9 @@ import VerifyTesting
         try store.write { tx in
             for id in ["ver_1", "ver_2"] {
                 try tx.insert(sample(id))
-                try tx.enqueue(message(id.replacingOccurrences(of: "ver_", with: "msg_"), for: id))
+                var queued = message(id.replacingOccurrences(of: "ver_", with: "msg_"), for: id)
+                queued.channel = id == "ver_1" ? .whatsapp : .sms
+                try tx.enqueue(queued)
             }
         }
         _ = try store.claimDue(limit: 2, now: t0, leaseUntil: t0.addingTimeInterval(60), owner: "A")
@@ -114,5 +116,7 @@ import VerifyTesting
         let data = try #require(try JSONValue.parse(Array(delivered.event.body.utf8))["data"])
         #expect(data["message_id"]?.stringValue == "msg_1" && data["verification_id"]?.stringValue == "ver_1")
         #expect(data["status"]?.stringValue == "delivered" && data["provider_message_id"]?.stringValue == "SM1")
+        // The channel the message went by, from the message the receipt applies to.
+        #expect(data["channel"]?.stringValue == "whatsapp")
     }
 }

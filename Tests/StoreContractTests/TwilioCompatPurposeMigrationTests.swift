@@ -17,7 +17,7 @@ import VerifyCore
         try store.database.write { db in
             try db.run("DELETE FROM schema_migrations WHERE version >= 10")
             // SQLite cannot add a column only if it is missing: undo migration 14 by hand.
-            try db.execute("DROP INDEX outbox_fallbacks; ALTER TABLE outbox DROP COLUMN channel; ALTER TABLE outbox DROP COLUMN fallback_of")
+            try db.execute("DROP INDEX outbox_fallbacks; ALTER TABLE outbox DROP COLUMN channel; ALTER TABLE outbox DROP COLUMN fallback_of; ALTER TABLE factors DROP COLUMN display_name")
         }
         store.close()
         let upgraded = try SQLiteStore(path: file)

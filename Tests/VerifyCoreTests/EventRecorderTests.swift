@@ -108,13 +108,27 @@ import VerifyTesting
             #expect(d["factor_id"]?.stringValue == factor.id && d["subject"]?.stringValue == "user-alice")
             #expect(d["phone_number"]?.stringValue == "+15555550123")
         }
+        #expect(try data(events[0])["imported"]?.boolValue == false)
+    }
+
+    @Test func anImportedFactorIsReportedAsImported() throws {
+        let t = try service()
+        let mfa = MFAService(
+            verifications: t.service, store: t.store, clock: t.clock, random: t.random,
+            issuer: CredentialIssuer(issuer: "http://issuer.test", audience: "main-auth", keys: FakeSigner(), random: t.random))
+        let factor = try mfa.importFactor(subject: "user-alice", phoneNumber: "+15555550123", displayName: "Work phone")
+        let event = try #require(t.store.events.first { $0.type == .factorEnrolled })
+        let d = try data(event)
+        #expect(d["factor_id"]?.stringValue == factor.id && d["imported"]?.boolValue == true)
+        #expect(t.store.messages.isEmpty)  // no code was sent
     }
 
     @Test func aSendsOutcomeBecomesADeliveryEvent() throws {
         let recorder = EventRecorder(random: SeededRandom(seed: 3))
-        let message = OutboxMessage(
+        var message = OutboxMessage(
             id: "msg_1", verificationID: "ver_1", to: "+15555550123", purpose: .signIn, sealedPayload: [], createdAt: .init(),
             updatedAt: .init(), nextAttemptAt: .init(), expiresAt: .init())
+        message.channel = .call  // e.g. a voice fallback after SMS failed
         let at = Date(timeIntervalSince1970: 1_800_000_000)
         func outcome(_ status: DeliveryStatus) -> OutboxOutcome {
             OutboxOutcome(messageID: "msg_1", status: status, gateway: "twilio", providerMessageID: "SM1", lastError: nil,
@@ -125,6 +139,7 @@ import VerifyTesting
         let d = try data(event)
         #expect(d["status"]?.stringValue == "sent" && d["gateway"]?.stringValue == "twilio")
         #expect(d["provider_message_id"]?.stringValue == "SM1" && d["message_id"]?.stringValue == "msg_1")
+        #expect(d["channel"]?.stringValue == "call")
         #expect(!event.body.contains("+15555550123"))
     }
 }

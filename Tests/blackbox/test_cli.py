@@ -336,3 +336,25 @@ def test_the_service_starts_a_number_only_a_declared_range_makes_valid(data_dir)
         assert status == 200 and checked["status"] == "approved", checked
     finally:
         server.stop()
+
+
+def test_config_check_takes_what_libpq_takes_and_hides_the_password(data_dir):
+    # Failover hosts and a password file: libpq's URL forms, shown back with the password masked.
+    url = "postgres://pv:s3cret@db1.internal:5432,db2.internal:5433/pv?passfile=%2Frun%2Fsecrets%2Fpgpass&target_session_attrs=read-write"
+    checked = run(["config", "check"], data_dir, {"PHONE_VERIFY_DATABASE_URL": url})
+    assert checked.returncode == 0, checked.stdout
+    report = json.loads(checked.stdout)
+    # config check also redacts the user and query, as for every URL it shows; both hosts remain.
+    assert report["effective"]["database"].startswith("postgres://")
+    assert "@db1.internal:5432,db2.internal:5433/pv" in report["effective"]["database"]
+    assert "s3cret" not in checked.stdout + checked.stderr
+    # A typo in a parameter is a configuration problem naming it, without the password.
+    bad = run(["config", "check"], data_dir, {"PHONE_VERIFY_DATABASE_URL": "postgres://pv:s3cret@db/pv?sslmod=require"})
+    assert bad.returncode == 78
+    problems = json.loads(bad.stdout)["problems"]
+    assert any("PHONE_VERIFY_DATABASE_URL" in p and "sslmod" in p for p in problems), problems
+    assert "s3cret" not in bad.stdout + bad.stderr
+    served = run(["serve"], data_dir, {"PHONE_VERIFY_DATABASE_URL": "postgres://pv:s3cret@db:99999/pv",
+                                       "PHONE_VERIFY_LISTEN": "127.0.0.1:0"})
+    assert served.returncode == 78 and "65535" in served.stderr + served.stdout
+    assert "s3cret" not in served.stdout + served.stderr

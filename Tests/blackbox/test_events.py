@@ -88,6 +88,7 @@ def test_every_event_type_arrives_signed(data_dir):
         assert by_type["verification.started"][0]["data"]["phone_number"].startswith("+44")
         assert {e["data"]["status"] for e in by_type["delivery.updated"]} == {"sent"}
         assert all(e["data"]["gateway"] == "console" for e in by_type["delivery.updated"])
+        assert all(e["data"]["channel"] == "sms" for e in by_type["delivery.updated"])
         assert [e["data"]["factor_id"] for e in by_type["mfa.factor.enrolled"]] == [factor["id"]]
         assert [e["data"]["factor_id"] for e in by_type["mfa.factor.deleted"]] == [factor["id"]]
         # Once per key and window, however many starts the pause refused.

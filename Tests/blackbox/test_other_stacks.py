@@ -289,7 +289,8 @@ def test_discovery_document_satisfies_auto_configuring_clients(data_dir, alg, in
             else:
                 assert fetch(url)[0] == 200, name
         for absent in ("authorization_endpoint", "token_endpoint", "userinfo_endpoint", "registration_endpoint",
-                       "end_session_endpoint", "revocation_endpoint", "response_types_supported"):
+                       "end_session_endpoint", "revocation_endpoint", "response_types_supported",
+                       "token_endpoint_auth_methods_supported"):
             assert absent not in config
         assert config["subject_types_supported"] == ["public"]
         assert set(config["claims_supported"]) >= {"iss", "aud", "sub", "exp", "phone_number"}

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresStore
 
 /// The server section of the settings table (read by `Configuration.readServer`).
 extension Settings {
@@ -24,7 +25,7 @@ extension Settings {
 
     public static let databaseURL = Setting<(sqlitePath: String?, postgresURL: String?)>(
         "PHONE_VERIFY_DATABASE_URL", .server, .database, default: "sqlite:<data dir>/phone-verify.db",
-        "the store: sqlite:PATH or postgres://user:password@host:port/db?sslmode=…",
+        "the store: sqlite:PATH or a libpq URL postgres://user:password@host:port/db?sslmode=… (several hosts, passfile, service: docs/DEPLOYMENT.md)",
         secret: true)
 
     public static let postgresPoolSize = Setting<Int>(
@@ -59,7 +60,12 @@ extension SettingType where Value == (sqlitePath: String?, postgresURL: String?)
                 let path = String(url.dropFirst("sqlite:".count)).replacingOccurrences(of: "//", with: "", options: .anchored)
                 return path.isEmpty ? (nil, ["sqlite: needs a path"]) : ((path, nil), [])
             }
-            if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") { return ((nil, url), []) }
+            if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+                // libpq reads the URL (docs/DEPLOYMENT.md "The database URL"); its refusal is a
+                // configuration problem now rather than a failure when the store connects.
+                if let problem = PostgresStore.urlProblem(url) { return (nil, [problem]) }
+                return ((nil, url), [])
+            }
             return (nil, ["must be sqlite:PATH or postgres://user:password@host:port/database"])
         }
     }

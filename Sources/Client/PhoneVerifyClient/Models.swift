@@ -1,25 +1,5 @@
 import Foundation
 
-/// Where a verification stands (`status` in every verification the server returns).
-public enum VerificationStatus: String, Codable, Sendable, Hashable {
-    case pending
-    case approved
-    case expired
-    case canceled
-    case maxAttemptsReached = "max_attempts_reached"
-}
-
-/// How the code is sent. The server sends SMS only today.
-public enum Channel: String, Codable, Sendable, Hashable {
-    case sms
-    case whatsapp
-    /// A voice call that says the code.
-    case call
-    /// The server's configured order (by default WhatsApp, then SMS) with fallback: only in
-    /// requests; answers name the channel actually used.
-    case auto
-}
-
 /// A phone verification: what `startVerification`, `resend`, `cancel`, `status` and
 /// `MultiFactor.enrollPhone` return. Dates are the server's (UTC, whole seconds).
 public struct Verification: Codable, Sendable, Hashable {
@@ -92,23 +72,6 @@ public struct Verification: Codable, Sendable, Hashable {
     }
 }
 
-/// The delivery of a verification's latest message.
-public struct Delivery: Codable, Sendable, Hashable {
-    /// `queued`, `sent`, `delivered`, `failed` or `undelivered`.
-    public var status: String
-    /// The gateway that sent it (nil while queued).
-    public var gateway: String?
-    public var attempts: Int
-    public var lastError: String?
-    public var updatedAt: Date
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case status, gateway, attempts
-        case lastError = "last_error"
-        case updatedAt = "updated_at"
-    }
-}
-
 /// A verification in progress, as an app keeps it across a restart (Firebase keeps its
 /// verification id the same way). Codable: store it as JSON; restore it with
 /// `PhoneVerifyClient.resume(_:)`, which asks the server where it stands.
@@ -161,12 +124,16 @@ public struct Factor: Codable, Sendable, Hashable {
     public var phoneNumberHint: String
     public var createdAt: Date
     public var lastUsedAt: Date?
+    /// The name the user knows the phone by ("Work phone"), e.g. kept from Firebase when the
+    /// factor was imported; nil when none was given. Show it beside `phoneNumberHint`.
+    public var displayName: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id
         case phoneNumberHint = "phone_number_hint"
         case createdAt = "created_at"
         case lastUsedAt = "last_used_at"
+        case displayName = "display_name"
     }
 }
 

@@ -6,7 +6,9 @@ import FoundationNetworking
 /// The client of a PhoneVerify server's native API (docs/API.md, docs/MFA.md) for apps: phone
 /// sign-in (start, check, resend, cancel, status), and the phone as a second factor of the app's
 /// own accounts (`multiFactor(sessionToken:)`). Every call is `async` and throws
-/// `PhoneVerifyError`.
+/// `PhoneVerifyError`, with two exceptions: `CancellationError` when the calling task is
+/// cancelled, and whatever the app's own `challengeProvider` throws, passed through unchanged
+/// (docs/CLIENT.md, "Errors").
 ///
 /// ```swift
 /// let client = PhoneVerifyClient(baseURL: URL(string: "https://verify.example.com")!)
@@ -112,6 +114,9 @@ public final class PhoneVerifyClient: Sendable {
         case .expired: throw PhoneVerifyError.expired
         case .approved, .canceled: throw PhoneVerifyError.alreadyUsed
         case .maxAttemptsReached: throw PhoneVerifyError.maxAttemptsReached
+        // A state a newer server added: the app sees it in `status` and decides; a check of a
+        // verification that is over throws its own typed error.
+        case .unknown: return current
         }
     }
 
@@ -170,8 +175,14 @@ public struct MultiFactor: Sendable {
     }
 
     /// Confirms an enrolment with the code the new phone received: the phone becomes a factor.
-    public func confirmEnrollment(enrollmentID: String, code: String, stepUp: PhoneCredential? = nil) async throws -> Factor {
-        let data = try await client.send(.confirmEnrollment, id: enrollmentID, body: ["code": code], bearer: bearer(stepUp))
+    /// `displayName`: what the user calls this phone ("Work phone", at most 64 characters), shown
+    /// in `factors()` beside the masked number (Firebase's `enroll(with:displayName:)`).
+    public func confirmEnrollment(
+        enrollmentID: String, code: String, displayName: String? = nil, stepUp: PhoneCredential? = nil
+    ) async throws -> Factor {
+        var body = ["code": code]
+        if let displayName { body["display_name"] = displayName }
+        let data = try await client.send(.confirmEnrollment, id: enrollmentID, body: body, bearer: bearer(stepUp))
         return try client.decode(FactorAnswer.self, data).factor
     }
 

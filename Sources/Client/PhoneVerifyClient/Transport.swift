@@ -60,7 +60,11 @@ extension PhoneVerifyClient {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
         if let body {
-            request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+            do {
+                request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+            } catch {
+                throw PhoneVerifyError.invalidRequest(field: nil, message: "the request cannot be written as JSON")
+            }
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         if let bearer { request.setValue("Bearer " + bearer, forHTTPHeaderField: "Authorization") }
@@ -90,7 +94,11 @@ extension PhoneVerifyClient {
                 }
                 delay = wait
             }
-            try await configuration.sleep(delay)
+            do {
+                try await configuration.sleep(delay)
+            } catch {
+                throw CancellationError()  // the only way a wait ends early
+            }
             attempt += 1
         }
     }

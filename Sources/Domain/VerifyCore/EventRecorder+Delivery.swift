@@ -6,7 +6,8 @@ extension EventRecorder {
     public func delivery(_ message: OutboxMessage, outcome: OutboxOutcome) -> WebhookEvent? {
         guard wants(.deliveryUpdated), outcome.status == .sent || outcome.status == .failed else { return nil }
         return make(.deliveryUpdated, data: Self.delivery(
-            verificationID: message.verificationID, messageID: message.id, status: outcome.status, gateway: outcome.gateway,
+            verificationID: message.verificationID, messageID: message.id, channel: message.channel.rawValue,
+            status: outcome.status, gateway: outcome.gateway,
             providerMessageID: outcome.providerMessageID, error: outcome.lastError), at: outcome.at)
     }
 
@@ -29,11 +30,14 @@ extension EventRecorder {
         scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-")
     }
 
+    /// The event's `data`; `channel` is the one the message went by (`sms`, `whatsapp`, `call`),
+    /// which differs from the one asked for after a fallback (docs/EVENTS.md).
     static func delivery(
-        verificationID: String, messageID: String, status: DeliveryStatus, gateway: String?, providerMessageID: String?, error: String?
+        verificationID: String, messageID: String, channel: String, status: DeliveryStatus, gateway: String?, providerMessageID: String?, error: String?
     ) -> [JSONMember] {
         [
             JSONMember("verification_id", .string(verificationID)), JSONMember("message_id", .string(messageID)),
+            JSONMember("channel", .string(channel)),
             JSONMember("status", .string(status.rawValue)), JSONMember("gateway", .optional(gateway)),
             JSONMember("provider_message_id", .optional(providerMessageID)), JSONMember("error", .optional(error)),
         ]
@@ -42,7 +46,8 @@ extension EventRecorder {
 
 /// A receipt's `delivery.updated` event before the store knows which message the receipt
 /// applies to: it is written in the receipt's transaction, only when the receipt changes a
-/// message. SQL stores fill `data.message_id` and `data.verification_id` of `template` in place.
+/// message. SQL stores fill `data.message_id`, `data.verification_id` and `data.channel` of
+/// `template` in place.
 public struct ReceiptEvent: Sendable {
     let recorder: EventRecorder
     public let id: String
@@ -52,12 +57,12 @@ public struct ReceiptEvent: Sendable {
     public let error: String?
     public let at: Date
 
-    /// The event with empty `message_id` and `verification_id`.
-    public var template: WebhookEvent { event(messageID: "", verificationID: "") }
+    /// The event with empty `message_id`, `verification_id` and `channel`.
+    public var template: WebhookEvent { event(messageID: "", verificationID: "", channel: "") }
 
-    public func event(messageID: String, verificationID: String) -> WebhookEvent {
+    public func event(messageID: String, verificationID: String, channel: String) -> WebhookEvent {
         recorder.make(.deliveryUpdated, data: EventRecorder.delivery(
-            verificationID: verificationID, messageID: messageID, status: status, gateway: gateway,
+            verificationID: verificationID, messageID: messageID, channel: channel, status: status, gateway: gateway,
             providerMessageID: providerMessageID, error: error), at: at, id: id)
     }
 }

@@ -78,9 +78,11 @@ public struct EventRecorder: Sendable {
 
     // MARK: MFA
 
-    func factorEnrolled(_ f: Factor, at: Date, in tx: any StoreTransaction) throws {
+    /// `imported`: the factor came from `POST /v1/admin/users/{id}/factors` (a migration), not
+    /// from a code the user entered; the event says so (`"imported": true`).
+    func factorEnrolled(_ f: Factor, at: Date, in tx: any StoreTransaction, imported: Bool = false) throws {
         guard wants(.factorEnrolled) else { return }
-        try tx.insertEvent(make(.factorEnrolled, data: Self.factor(f), at: at))
+        try tx.insertEvent(make(.factorEnrolled, data: Self.factor(f) + [JSONMember("imported", .bool(imported))], at: at))
     }
 
     func factorDeleted(_ f: Factor, at: Date, in tx: any StoreTransaction) throws {

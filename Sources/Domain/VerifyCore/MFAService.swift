@@ -53,7 +53,11 @@ public struct MFAService: Sendable {
 
     /// Confirms an enrolment with its code and stores the factor, in the approving transaction
     /// (which also requires a recent step-up if the user has gained a factor since enrolling).
-    public func confirm(_ principal: Principal, enrollmentID: String, code: String, clientIP: String) throws -> Factor {
+    /// `displayName` is the name the user gives the phone ("Work phone"), checked before the code.
+    public func confirm(
+        _ principal: Principal, enrollmentID: String, code: String, clientIP: String, displayName: String? = nil
+    ) throws -> Factor {
+        let name = try Self.validDisplayName(displayName)
         let factorID = random.identifier(prefix: "fac_")
         let now = clock.now()
         let max = policy.maxFactors
@@ -65,13 +69,15 @@ public struct MFAService: Sendable {
             let existing = try tx.factors(subject: principal.subject)
             try Self.requireRoom(existing, for: v.phoneNumber, max: max)
             if !existing.isEmpty { try stepUp.get() }
-            let factor = Factor(id: factorID, subject: principal.subject, phoneNumber: v.phoneNumber, countryCode: v.countryCode, createdAt: now)
+            let factor = Factor(
+                id: factorID, subject: principal.subject, phoneNumber: v.phoneNumber, countryCode: v.countryCode, createdAt: now,
+                displayName: name)
             try tx.insertFactor(factor)
             try recorder?.factorEnrolled(factor, at: now, in: tx)
         }
         return Factor(
             id: factorID, subject: principal.subject, phoneNumber: checked.verification.phoneNumber,
-            countryCode: checked.verification.countryCode, createdAt: now)
+            countryCode: checked.verification.countryCode, createdAt: now, displayName: name)
     }
 
     public func factors(_ principal: Principal) throws -> [Factor] {

@@ -40,6 +40,16 @@ struct AdminRoutes: RouteGroup {
                 let factors = try mfa.factors(subject: context.parameters["subject"] ?? "")
                 return JSONResponse.make(200, ["factors": .array(factors.map(MFARoutes.factorJSON))], headers: ["Cache-Control": "no-store"])
             }
+            // Migration from another provider: a phone the user already verified there becomes a
+            // factor without a code (docs/MFA.md "Importing factors").
+            router.add("POST", "/v1/admin/users/{subject}/factors") { request, context in
+                try keys.require(request, .factors)
+                let body = try RequestBody(request)
+                let factor = try mfa.importFactor(
+                    subject: context.parameters["subject"] ?? "", phoneNumber: try body.string("phone_number", maxLength: 64),
+                    displayName: try body.optionalString("display_name", maxLength: 256))
+                return JSONResponse.make(201, ["factor": MFARoutes.factorJSON(factor)], headers: ["Cache-Control": "no-store"])
+            }
             router.add("DELETE", "/v1/admin/users/{subject}/factors/{id}") { request, context in
                 try keys.require(request, .factors)
                 let factor = try mfa.deleteFactor(subject: context.parameters["subject"] ?? "", id: context.parameters["id"] ?? "")

@@ -28,7 +28,6 @@ struct DiscoveryRoutes: RouteGroup {
                 JSONMember("issuer", .string(issuer)),
                 JSONMember("jwks_uri", .string(base + "/.well-known/jwks.json")),
                 JSONMember("id_token_signing_alg_values_supported", .array(algorithms.map { .string($0) })),
-                JSONMember("token_endpoint_auth_methods_supported", ["none"]),
                 JSONMember("subject_types_supported", ["public"]),
                 JSONMember("claims_supported", [
                     "iss", "aud", "sub", "iat", "nbf", "exp", "jti", "auth_time", "phone_number",

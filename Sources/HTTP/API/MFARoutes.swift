@@ -48,8 +48,11 @@ struct MFARoutes: RouteGroup {
 
     func confirm(_ request: HTTPRequest, _ context: RouteContext) throws -> HTTPResponse {
         let user = try principal(request)
-        let code = try RequestBody(request).string("code", maxLength: 32)
-        let factor = try mfa.confirm(user, enrollmentID: try VerificationRoutes.id(context), code: code, clientIP: context.clientIP)
+        let body = try RequestBody(request)
+        let code = try body.string("code", maxLength: 32)
+        let factor = try mfa.confirm(
+            user, enrollmentID: try VerificationRoutes.id(context), code: code, clientIP: context.clientIP,
+            displayName: try body.optionalString("display_name", maxLength: 256))
         return JSONResponse.make(201, ["factor": Self.factorJSON(factor)], headers: ["Cache-Control": "no-store"])
     }
 
@@ -86,6 +89,7 @@ struct MFARoutes: RouteGroup {
             "id": .string(factor.id), "phone_number_hint": .string(factor.phoneNumberHint),
             "created_at": .string(RFC3339.format(factor.createdAt)),
             "last_used_at": factor.lastUsedAt.map { .string(RFC3339.format($0)) } ?? .null,
+            "display_name": .optional(factor.displayName),
         ]
     }
 

@@ -129,10 +129,10 @@ extension CachedTransaction {
             throw VerifyError(.factorExists, "this phone number is already enrolled")
         }
         try write(
-            "INSERT INTO factors (\(PostgresRows.factorColumns)) VALUES ($1,$2,$3,$4,$5,$6)",
+            "INSERT INTO factors (\(PostgresRows.factorColumns)) VALUES ($1,$2,$3,$4,$5,$6,$7)",
             [
                 .text(factor.id), .text(factor.subject), .text(factor.phoneNumber), PostgresRows.int(factor.countryCode),
-                PostgresRows.millis(factor.createdAt), PostgresRows.millis(factor.lastUsedAt),
+                PostgresRows.millis(factor.createdAt), PostgresRows.millis(factor.lastUsedAt), PostgresRows.text(factor.displayName),
             ])
         changes.factors.append(.insert(PostgresRows.stored(factor)))
     }

@@ -171,18 +171,18 @@ enum PostgresRows {
 
     // MARK: Factors
 
-    static let factorColumns = "id, subject, phone_number, country_code, created_at, last_used_at"
+    static let factorColumns = "id, subject, phone_number, country_code, created_at, last_used_at, display_name"
 
     static func factor(_ row: PostgresRow) throws -> Factor {
         Factor(
             id: try string(row, "id"), subject: try string(row, "subject"), phoneNumber: try string(row, "phone_number"),
             countryCode: Int(try int(row, "country_code")), createdAt: date(try int(row, "created_at")),
-            lastUsedAt: row.int("last_used_at").map(date))
+            lastUsedAt: row.int("last_used_at").map(date), displayName: row.text("display_name"))
     }
 
     static func stored(_ f: Factor) -> Factor {
         Factor(
             id: f.id, subject: f.subject, phoneNumber: f.phoneNumber, countryCode: f.countryCode,
-            createdAt: stored(f.createdAt), lastUsedAt: f.lastUsedAt.map(stored))
+            createdAt: stored(f.createdAt), lastUsedAt: f.lastUsedAt.map(stored), displayName: f.displayName)
     }
 }

@@ -229,6 +229,9 @@ enum PostgresSchema {
             CREATE INDEX IF NOT EXISTS outbox_fallbacks ON outbox (fallback_of) WHERE fallback_of IS NOT NULL;
             """),
         // As SQLite's.
+        PostgresMigration(version: 15, name: "factor display names", sql: """
+            ALTER TABLE factors ADD COLUMN IF NOT EXISTS display_name TEXT;
+            """),
         PostgresMigration(version: 16, name: "verifications by creation time", sql: """
             CREATE INDEX IF NOT EXISTS verifications_created ON verifications (created_at, id);
             """),

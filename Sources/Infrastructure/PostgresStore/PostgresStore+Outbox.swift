@@ -100,8 +100,9 @@ extension PostgresStore {
         let withEvent = event == nil ? "" : """
             , noted AS (
                 \(Self.insertEvent("""
-                    SELECT $6, $7, jsonb_set(jsonb_set($8::jsonb, '{data,message_id}', to_jsonb(a.id)),
-                        '{data,verification_id}', to_jsonb(a.verification_id))::text, 'queued', 0, $3, $3, $3
+                    SELECT $6, $7, jsonb_set(jsonb_set(jsonb_set($8::jsonb, '{data,message_id}', to_jsonb(a.id)),
+                        '{data,verification_id}', to_jsonb(a.verification_id)), '{data,channel}', to_jsonb(a.channel))::text,
+                        'queued', 0, $3, $3, $3
                     FROM applied a
                     """)) RETURNING 1
             )
@@ -113,7 +114,7 @@ extension PostgresStore {
             applied AS (
                 UPDATE outbox SET status = $1, last_error = COALESCE($2, last_error), updated_at = $3
                 WHERE provider_message_id = $4 AND gateway = $5 AND \(PostgresRows.receiptReplaces("$1", "status"))
-                RETURNING id, verification_id
+                RETURNING id, verification_id, channel
             ),
             held AS (
                 INSERT INTO early_receipts (status, last_error, received_at, provider_message_id, gateway)

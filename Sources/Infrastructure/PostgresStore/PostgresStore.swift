@@ -57,6 +57,18 @@ public final class PostgresStore: VerificationStore, OutboxStore, EventOutboxSto
     public static func displayURL(_ url: String) -> String {
         (try? PostgresURL(url))?.description ?? "postgres (the URL does not parse)"
     }
+    /// What is wrong with `url` as libpq and the wrapper read it (a sentence without the password),
+    /// or `nil` when it parses: for the configuration check, before anything connects.
+    public static func urlProblem(_ url: String) -> String? {
+        do {
+            _ = try PostgresURL(url)
+            return nil
+        } catch let error as PostgresError {
+            return error.message
+        } catch {
+            return "invalid PostgreSQL URL"
+        }
+    }
     private let trips = Atomic<Int>(0)
     /// How far back (ms) a write prefetches fraud buckets; grows when a body needs older ones.
     private let fraudLookback = Atomic<Int64>(2 * 3_600_000)
@@ -98,15 +110,11 @@ public final class PostgresStore: VerificationStore, OutboxStore, EventOutboxSto
         // Any of these in the URL wins.
         for (key, value) in [("keepalives", "1"), ("keepalives_idle", "30"), ("keepalives_interval", "10"),
                              ("keepalives_count", "3"), ("tcp_user_timeout", "30000")] where parsed.option(key) == nil {
-            parsed.options.append((key: key, value: value))
+            parsed.setOption(key, value)
         }
         if !settings.isEmpty {
             let setting = settings.joined(separator: " ")
-            if let index = parsed.options.lastIndex(where: { $0.key == "options" }) {
-                parsed.options[index].value += " " + setting
-            } else {
-                parsed.options.append((key: "options", value: setting))
-            }
+            parsed.setOption("options", parsed.option("options").map { $0 + " " + setting } ?? setting)
         }
         pool = PostgresPool(url: parsed, size: poolSize, counter: counter)
         displayURL = parsed.description

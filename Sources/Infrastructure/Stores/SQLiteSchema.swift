@@ -210,6 +210,11 @@ enum SQLiteSchema {
             ALTER TABLE outbox ADD COLUMN fallback_of TEXT;
             CREATE INDEX IF NOT EXISTS outbox_fallbacks ON outbox (fallback_of) WHERE fallback_of IS NOT NULL;
             """),
+        // Imported factors (docs/MFA.md "Importing factors") keep the name the user gave the phone.
+        // Not re-runnable, like 14.
+        Migration(version: 15, name: "factor display names", sql: """
+            ALTER TABLE factors ADD COLUMN display_name TEXT;
+            """),
         // The console's verification log and conversion chart (docs/OPERATIONS.md, "Console") read
         // verifications newest first across numbers: one more index entry per start.
         Migration(version: 16, name: "verifications by creation time", sql: """

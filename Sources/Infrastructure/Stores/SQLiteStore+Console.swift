@@ -7,7 +7,7 @@ extension SQLiteStore: FactorAdminStore {
     public func factors(phoneNumber: String, limit: Int) throws -> [Factor] {
         try database.read { db in
             try db.query(
-                "SELECT id, subject, phone_number, country_code, created_at, last_used_at FROM factors WHERE phone_number = ? ORDER BY created_at, id LIMIT ?",
+                "SELECT id, subject, phone_number, country_code, created_at, last_used_at, display_name FROM factors WHERE phone_number = ? ORDER BY created_at, id LIMIT ?",
                 [.text(phoneNumber), .integer(Int64(limit))]
             ).map(SQLiteTransaction.factor)
         }

@@ -142,13 +142,14 @@ public final class SQLiteStore: VerificationStore, OutboxStore, EventOutboxStore
                 """
                 UPDATE outbox SET status = ?1, last_error = COALESCE(?2, last_error), updated_at = ?3
                 WHERE provider_message_id = ?4 AND gateway = ?5 AND \(SQLiteRows.receiptReplaces("?1", "status"))
-                RETURNING id, verification_id
+                RETURNING id, verification_id, channel
                 """, params)
             for row in changed { try Self.followFallbacks(messageID: row.text("id") ?? "", now: at, db) }
             if let event {
                 for row in changed {
                     try SQLiteTransaction(db: db).insertEvent(
-                        event.event(messageID: row.text("id") ?? "", verificationID: row.text("verification_id") ?? ""))
+                        event.event(messageID: row.text("id") ?? "", verificationID: row.text("verification_id") ?? "",
+                                    channel: row.text("channel") ?? "sms"))
                 }
             }
             return true

@@ -241,23 +241,23 @@ final class SQLiteTransaction: StoreTransaction {
 extension SQLiteTransaction {
     func factors(subject: String) throws -> [Factor] {
         try db.query(
-            "SELECT id, subject, phone_number, country_code, created_at, last_used_at FROM factors WHERE subject = ? ORDER BY created_at, id",
+            "SELECT id, subject, phone_number, country_code, created_at, last_used_at, display_name FROM factors WHERE subject = ? ORDER BY created_at, id",
             [.text(subject)]
         ).map(Self.factor)
     }
 
     func factor(id: String) throws -> Factor? {
         try db.queryOne(
-            "SELECT id, subject, phone_number, country_code, created_at, last_used_at FROM factors WHERE id = ?", [.text(id)]
+            "SELECT id, subject, phone_number, country_code, created_at, last_used_at, display_name FROM factors WHERE id = ?", [.text(id)]
         ).map(Self.factor)
     }
 
     func insertFactor(_ f: Factor) throws {
         do {
             try db.run(
-                "INSERT INTO factors (id, subject, phone_number, country_code, created_at, last_used_at) VALUES (?,?,?,?,?,?)",
+                "INSERT INTO factors (id, subject, phone_number, country_code, created_at, last_used_at, display_name) VALUES (?,?,?,?,?,?,?)",
                 [.text(f.id), .text(f.subject), .text(f.phoneNumber), .integer(Int64(f.countryCode)), SQLiteRows.millis(f.createdAt),
-                 SQLiteRows.millis(f.lastUsedAt)])
+                 SQLiteRows.millis(f.lastUsedAt), SQLiteRows.text(f.displayName)])
         } catch let error as SQLiteError where error.isConstraint {
             throw VerifyError(.factorExists, "this phone number is already enrolled")
         }
@@ -275,6 +275,7 @@ extension SQLiteTransaction {
         Factor(
             id: try SQLiteRows.string(row, "id"), subject: try SQLiteRows.string(row, "subject"),
             phoneNumber: try SQLiteRows.string(row, "phone_number"), countryCode: Int(try SQLiteRows.int(row, "country_code")),
-            createdAt: SQLiteRows.date(try SQLiteRows.int(row, "created_at")), lastUsedAt: row.int("last_used_at").map(SQLiteRows.date))
+            createdAt: SQLiteRows.date(try SQLiteRows.int(row, "created_at")), lastUsedAt: row.int("last_used_at").map(SQLiteRows.date),
+            displayName: row.text("display_name"))
     }
 }

@@ -203,7 +203,9 @@ public final class InMemoryStore: VerificationStore, OutboxStore, EventOutboxSto
             return false
         }
         if let event, Self.overrides(status, state.messages[i].status) {
-            state.insertEvent(event.event(messageID: state.messages[i].id, verificationID: state.messages[i].verificationID))
+            state.insertEvent(event.event(
+                messageID: state.messages[i].id, verificationID: state.messages[i].verificationID,
+                channel: state.messages[i].channel.rawValue))
         }
         Self.apply(status, error: error, at: at, to: &state.messages[i])
         state.followFallbacks(of: state.messages[i].id, now: at)

@@ -94,6 +94,31 @@ public final class PostgresConnection {
         return PQstatus(handle) == CONNECTION_OK
     }
 
+    /// The server this connection reached: with several hosts (`h1:5432,h2:5432`) the one libpq
+    /// settled on, with `service` the one the service file names. `nil` when closed.
+    public var server: (host: String, port: String, database: String)? {
+        guard let handle, PQstatus(handle) == CONNECTION_OK else { return nil }
+        func text(_ value: UnsafeMutablePointer<CChar>?) -> String { value.map { String(cString: $0) } ?? "" }
+        return (text(PQhost(handle)), text(PQport(handle)), text(PQdb(handle)))
+    }
+
+    /// The value libpq used for a connection parameter (`passfile`, `sslmode`, …), defaults and
+    /// service-file entries included; `nil` when unset, when closed, and always for a secret one
+    /// (the password, `sslpassword`).
+    public func effectiveOption(_ keyword: String) -> String? {
+        guard let handle, let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let name = option.pointee.keyword {
+            if String(cString: name) == keyword {
+                if let display = option.pointee.dispchar, String(cString: display).contains("*") { return nil }
+                return option.pointee.val.map { String(cString: $0) }
+            }
+            option += 1
+        }
+        return nil
+    }
+
     /// Whether a transaction is open (including a failed one awaiting ROLLBACK).
     public var isInTransaction: Bool {
         guard let handle else { return false }

@@ -46,7 +46,7 @@ public final class PostgresPool: @unchecked Sendable {
         precondition(size > 0, "a pool needs at least one connection")
         var parsed = url
         if parsed.option("connect_timeout") == nil, connectTimeoutSeconds > 0 {
-            parsed.options.append((key: "connect_timeout", value: String(connectTimeoutSeconds)))
+            parsed.setOption("connect_timeout", String(connectTimeoutSeconds))
         }
         self.url = parsed
         self.size = size

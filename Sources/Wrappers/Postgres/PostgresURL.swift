@@ -1,200 +1,132 @@
-/// A parsed `postgres://` (or `postgresql://`) connection URL.
+import CPostgres
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A `postgres://` (or `postgresql://`) connection URL, parsed by libpq itself.
 ///
-/// `postgres://user:password@host:port/database?sslmode=require&application_name=api`
+/// `postgres://user:password@h1:5432,h2:5432/db?sslmode=verify-full&target_session_attrs=read-write`
 ///
-/// User, password, host, database and query values are percent-decoded
-/// (`%40` → `@`); an IPv6 host goes in brackets (`[::1]`). The parts become
-/// separate libpq keyword/value pairs for `PQconnectdbParams`, so no value is
-/// ever re-parsed as a connection string. Query options are limited to
-/// ``supportedOptions``; anything else is rejected so a typo fails loudly.
+/// libpq's `PQconninfoParse` reads the URL, so everything libpq accepts works: several hosts for
+/// failover, `passfile`, `service`, `hostaddr`, `target_session_attrs`, every documented query
+/// parameter; and what it refuses (an unknown parameter, a bad percent escape, `%00`) fails here
+/// with libpq's message. The result is libpq's own keyword/value pairs, handed to
+/// `PQconnectdbParams` with `expand_dbname = 0`, so no value is ever re-parsed as a connection
+/// string. On top of libpq this type checks only what libpq leaves to connection time or does not
+/// check at all: the `postgres://` prefix (a `key=value` string is not a URL), every port is a
+/// number from 1 to 65535, values are UTF-8, and `client_encoding` is UTF8 (results are decoded
+/// as UTF-8; it is always sent). ``description`` hides every secret parameter (the password,
+/// `sslpassword`), and no error message repeats one.
 public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
-    /// The role to log in as; libpq defaults to the OS user when `nil`.
-    public var user: String?
-    /// The password, decoded.
-    public var password: String?
-    /// A host name, an IP address, or a Unix-socket directory (`%2Ftmp`); libpq's default when `nil`.
-    public var host: String?
-    /// The TCP port; 5432 when `nil`.
-    public var port: Int?
-    /// The database name; libpq uses the user name when `nil`.
-    public var database: String?
-    /// Query options in URL order (`sslmode`, `application_name`, …), decoded.
-    public var options: [(key: String, value: String)]
+    /// The keyword/value pairs the URL sets, in libpq's keyword order (`host`, `port`, `user`, …).
+    public private(set) var parameters: [Parameter]
+    /// Keywords libpq marks as secret (`dispchar` "*"): never shown.
+    let secretKeywords: Set<String>
 
-    /// The query options passed through to libpq.
-    public static let supportedOptions: Set<String> = [
-        "sslmode", "sslrootcert", "sslcert", "sslkey", "sslcrl", "connect_timeout", "application_name", "options",
-        "target_session_attrs", "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count",
-        "tcp_user_timeout",
-    ]
+    /// One libpq connection parameter.
+    public struct Parameter: Sendable, Equatable {
+        public var keyword: String
+        public var value: String
+    }
 
-    /// Parses `url`; throws a ``PostgresError`` of kind `.usage` when it is malformed.
+    /// The schemes libpq reads as URLs (its prefixes are case-sensitive).
+    public static let schemes = ["postgresql://", "postgres://"]
+
+    /// Parses `url` through libpq; throws a ``PostgresError`` of kind `.usage` when it is malformed,
+    /// with a message that never contains the password.
     public init(_ url: String) throws {
-        var rest = Substring(url)
-        guard let scheme = rest.firstRange(of: "://"),
-              ["postgres", "postgresql"].contains(rest[..<scheme.lowerBound].lowercased())
-        else { throw Self.invalid("it must start with postgres:// or postgresql://") }
-        rest = rest[scheme.upperBound...]
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-
-        var query: Substring = ""
-        if let mark = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: mark)...]
-            rest = rest[..<mark]
+        guard Self.schemes.contains(where: url.hasPrefix) else {
+            throw Self.invalid("it must start with postgres:// or postgresql://")
         }
-        var path: Substring = ""
-        if let slash = rest.firstIndex(of: "/") {
-            path = rest[rest.index(after: slash)...]
-            rest = rest[..<slash]
+        guard !url.utf8.contains(0) else { throw Self.invalid("it contains a NUL character") }
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &errorMessage) else {
+            let message = errorMessage.map { String(cString: $0) } ?? "libpq could not parse it"
+            if let errorMessage { PQfreemem(errorMessage) }
+            throw Self.invalid(Self.redact(message.trimmingSuffix("\n"), secretsOf: url))
         }
-        // rest is now the authority: [userinfo@]hostport. An unescaped '@' in a
-        // password is tolerated by splitting at the last one.
-        var hostPort = rest
-        user = nil
-        password = nil
-        if let at = rest.lastIndex(of: "@") {
-            let userInfo = rest[..<at]
-            hostPort = rest[rest.index(after: at)...]
-            if let colon = userInfo.firstIndex(of: ":") {
-                user = try Self.decode(userInfo[..<colon], "user")
-                password = try Self.decode(userInfo[userInfo.index(after: colon)...], "password")
-            } else {
-                user = try Self.decode(userInfo, "user")
+        defer { PQconninfoFree(options) }
+        var parameters: [Parameter] = []
+        var secrets: Set<String> = []
+        var option = options
+        while let keyword = option.pointee.keyword {
+            let name = String(cString: keyword)
+            if let display = option.pointee.dispchar, String(cString: display).contains("*") { secrets.insert(name) }
+            if let value = option.pointee.val {
+                guard let text = String(validatingCString: value) else {
+                    throw Self.invalid("the \(name) is not valid UTF-8")
+                }
+                parameters.append(Parameter(keyword: name, value: text))
             }
-            if user == "" { user = nil }
+            option += 1
         }
-        (host, port) = try Self.parseHostPort(hostPort)
-        database = path.isEmpty ? nil : try Self.decode(path, "database")
-        options = try Self.parseQuery(query)
+        self.parameters = parameters
+        secretKeywords = secrets
+        try validate()
     }
 
-    /// The value of a query option, if present (the last one wins).
-    public func option(_ key: String) -> String? {
-        options.last { $0.key == key }?.value
+    /// The checks libpq makes only when connecting, or not at all.
+    private func validate() throws {
+        if let ports = option("port") {
+            for port in ports.split(separator: ",", omittingEmptySubsequences: false) where !port.isEmpty {
+                guard port.allSatisfy(\.isASCII), let number = Int(port), (1...65535).contains(number) else {
+                    throw Self.invalid("the port must be a number from 1 to 65535, got '\(port)'")
+                }
+            }
+        }
+        if let encoding = option("client_encoding"), encoding.uppercased() != "UTF8", encoding.uppercased() != "UTF-8" {
+            throw Self.invalid("client_encoding must be UTF8 (results are read as UTF-8), got '\(encoding)'")
+        }
     }
 
-    /// The keyword/value pairs for `PQconnectdbParams`. `client_encoding` is
-    /// always UTF8, since results are decoded as UTF-8.
+    /// The value of a parameter (`sslmode`, `host`, `passfile`, …), if the URL sets it.
+    public func option(_ keyword: String) -> String? {
+        parameters.last { $0.keyword == keyword }?.value
+    }
+
+    /// Sets a parameter, replacing the URL's value if it has one (e.g. defaults a caller adds).
+    public mutating func setOption(_ keyword: String, _ value: String) {
+        if let index = parameters.lastIndex(where: { $0.keyword == keyword }) {
+            parameters[index].value = value
+        } else {
+            parameters.append(Parameter(keyword: keyword, value: value))
+        }
+    }
+
+    /// The role to log in as; libpq defaults to the OS user when `nil`.
+    public var user: String? { option("user") }
+    /// The password, decoded (from the URL's user info or `?password=`).
+    public var password: String? { option("password") }
+    /// The host list as libpq holds it: comma-separated names, addresses or socket directories.
+    public var host: String? { option("host") }
+    /// The port list as libpq holds it: one port, or one per host.
+    public var port: String? { option("port") }
+    /// The database name; libpq uses the user name when `nil`.
+    public var database: String? { option("dbname") }
+
+    /// The keyword/value pairs for `PQconnectdbParams`. `client_encoding` is always UTF8, since
+    /// results are decoded as UTF-8.
     public var connectionParameters: [(keyword: String, value: String)] {
-        var pairs: [(keyword: String, value: String)] = []
-        if let host { pairs.append(("host", host)) }
-        if let port { pairs.append(("port", String(port))) }
-        if let user { pairs.append(("user", user)) }
-        if let password { pairs.append(("password", password)) }
-        if let database { pairs.append(("dbname", database)) }
-        for (key, value) in options { pairs.append((key, value)) }
-        pairs.append(("client_encoding", "UTF8"))
-        return pairs
+        parameters.filter { $0.keyword != "client_encoding" }.map { ($0.keyword, $0.value) }
+            + [("client_encoding", "UTF8")]
     }
 
-    /// The URL with the password replaced by `***`, safe for logs.
-    public var description: String {
-        var text = "postgres://"
-        if let user {
-            text += Self.encode(user)
-            if password != nil { text += ":***" }
-            text += "@"
-        }
-        if let host { text += host.contains(":") ? "[\(host)]" : Self.encode(host) }
-        if let port { text += ":\(port)" }
-        if let database { text += "/" + Self.encode(database) }
-        if !options.isEmpty {
-            text += "?" + options.map { "\(Self.encode($0.key))=\(Self.encode($0.value))" }.joined(separator: "&")
-        }
-        return text
-    }
-
-    /// URLs are equal when all parts and options (in order) are.
+    /// URLs are equal when they set the same parameters to the same values, in the same order.
     public static func == (lhs: PostgresURL, rhs: PostgresURL) -> Bool {
-        lhs.user == rhs.user && lhs.password == rhs.password && lhs.host == rhs.host && lhs.port == rhs.port
-            && lhs.database == rhs.database && lhs.options.map(\.key) == rhs.options.map(\.key)
-            && lhs.options.map(\.value) == rhs.options.map(\.value)
+        lhs.parameters == rhs.parameters
     }
 
-    private static func parseHostPort(_ text: Substring) throws -> (String?, Int?) {
-        var hostPart = text
-        var portPart: Substring?
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw invalid("unclosed '[' in the host") }
-            hostPart = text[text.index(after: text.startIndex)..<close]
-            let after = text[text.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw invalid("unexpected text after ']'") }
-                portPart = after.dropFirst()
-            }
-        } else if let colon = text.firstIndex(of: ":") {
-            hostPart = text[..<colon]
-            portPart = text[text.index(after: colon)...]
-        }
-        if hostPart.contains(",") { throw invalid("multiple hosts are not supported") }
-        let host = hostPart.isEmpty ? nil : try decode(hostPart, "host")
-        guard let portPart, !portPart.isEmpty else { return (host, nil) }
-        guard portPart.allSatisfy(\.isASCII), let port = Int(portPart), (1...65535).contains(port) else {
-            throw invalid("the port must be a number from 1 to 65535, got '\(portPart)'")
-        }
-        return (host, port)
-    }
-
-    private static func parseQuery(_ query: Substring) throws -> [(key: String, value: String)] {
-        var options: [(key: String, value: String)] = []
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            guard let equals = pair.firstIndex(of: "=") else { throw invalid("option '\(pair)' has no value") }
-            let key = try decode(pair[..<equals], "option name")
-            let value = try decode(pair[pair.index(after: equals)...], "option \(key)")
-            guard supportedOptions.contains(key) else {
-                throw invalid("unsupported option '\(key)' (supported: \(supportedOptions.sorted().joined(separator: ", ")))")
-            }
-            options.append((key, value))
-        }
-        return options
-    }
-
-    /// Percent-decodes one part; rejects bad escapes, invalid UTF-8 and NUL.
-    static func decode(_ text: Substring, _ part: String) throws -> String {
-        guard text.contains("%") else { return String(text) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                throw invalid("bad percent escape in the \(part)")
-            }
-            bytes.append(high << 4 | low)
-        }
-        guard !bytes.contains(0), let decoded = String(validating: bytes, as: UTF8.self) else {
-            throw invalid("the \(part) is not valid UTF-8 text without NUL")
-        }
-        return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-
-    /// Percent-encodes everything but unreserved characters (RFC 3986).
-    static func encode(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF")
-                result += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xF)])"
-            }
-        }
-        return result
-    }
-
-    private static func invalid(_ reason: String) -> PostgresError {
+    static func invalid(_ reason: String) -> PostgresError {
         PostgresError(kind: .usage, message: "invalid PostgreSQL URL: \(reason)")
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        var text = self
+        while text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+        return text
     }
 }

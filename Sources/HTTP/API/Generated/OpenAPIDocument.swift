@@ -1243,7 +1243,7 @@ public enum OpenAPIDocument {
           "content": {
             "application/json": {
               "schema": {
-                "$ref": "#/components/schemas/CodeRequest"
+                "$ref": "#/components/schemas/ConfirmEnrollmentRequest"
               }
             }
           }
@@ -2599,6 +2599,203 @@ public enum OpenAPIDocument {
           }
         },
         "description": "Key scopes: `factors` or `read`."
+      },
+      "post": {
+        "operationId": "importUserFactor",
+        "summary": "Import a phone factor the user already verified elsewhere (migration from Firebase)",
+        "description": "Key scope: `factors`. Stores a verified phone factor for the user without sending a code, so users of another provider's SMS MFA need not enrol again (docs/MFA.md \"Importing factors\"). The same phone twice is `409 factor_exists`, so a re-run migration is safe. Writes `mfa.factor.enrolled` with `\"imported\": true` when events are on.",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ImportFactorRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The imported factor, in the shape of the factor listings.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/FactorEnvelope"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "`invalid_request` or `invalid_phone_number`.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "invalid_request",
+                                "invalid_phone_number"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "description": "`forbidden`: the key lacks the `factors` scope; `region_not_allowed`: the number's region is not served.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "forbidden",
+                                "region_not_allowed"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "`factor_exists` (the user has this phone already) or `factor_limit_reached` (`details.max_factors`).",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "factor_exists",
+                                "factor_limit_reached"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "description": "`unsupported_line_type`: the service does not send codes to this kind of line.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "allOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "type": "object",
+                      "properties": {
+                        "error": {
+                          "type": "object",
+                          "properties": {
+                            "code": {
+                              "enum": [
+                                "unsupported_line_type"
+                              ]
+                            }
+                          }
+                        }
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
       }
     },
     "/v1/admin/users/{subject}/factors/{id}": {
@@ -5926,7 +6123,8 @@ public enum OpenAPIDocument {
           "id",
           "phone_number_hint",
           "created_at",
-          "last_used_at"
+          "last_used_at",
+          "display_name"
         ],
         "properties": {
           "id": {
@@ -5966,6 +6164,17 @@ public enum OpenAPIDocument {
               {
                 "type": "null"
               }
+            ]
+          },
+          "display_name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 64,
+            "description": "The name the user knows the phone by (an imported Firebase factor's `displayName`); null when none was given.",
+            "examples": [
+              "Work phone"
             ]
           }
         }
@@ -6205,7 +6414,6 @@ public enum OpenAPIDocument {
           "issuer",
           "jwks_uri",
           "id_token_signing_alg_values_supported",
-          "token_endpoint_auth_methods_supported",
           "subject_types_supported",
           "claims_supported"
         ],
@@ -6221,12 +6429,6 @@ public enum OpenAPIDocument {
             "description": "`POST /v1/credentials/introspect` (RFC 7662, admin API key)."
           },
           "id_token_signing_alg_values_supported": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          },
-          "token_endpoint_auth_methods_supported": {
             "type": "array",
             "items": {
               "type": "string"
@@ -8340,6 +8542,68 @@ public enum OpenAPIDocument {
             }
           }
         }
+      },
+      "ImportFactorRequest": {
+        "type": "object",
+        "required": [
+          "phone_number"
+        ],
+        "properties": {
+          "phone_number": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64,
+            "description": "The phone the user verified with the previous provider, E.164 (`+14155552671`); checked like an enrolment's (valid number, allowed region and line type).",
+            "examples": [
+              "+14155552671"
+            ]
+          },
+          "display_name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 64,
+            "description": "Optional; trimmed; at most 64 characters, no control characters. Absent or null means none; an empty string is refused.",
+            "examples": [
+              "Work phone"
+            ],
+            "minLength": 1
+          }
+        },
+        "description": "Unknown members are ignored."
+      },
+      "ConfirmEnrollmentRequest": {
+        "type": "object",
+        "description": "Unknown members are ignored.",
+        "required": [
+          "code"
+        ],
+        "properties": {
+          "code": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 32,
+            "description": "The code received: exactly `code_length` digits; anything else is a 400 that is not counted as an attempt."
+          },
+          "display_name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 64,
+            "description": "Optional: what the user calls this phone (\"Work phone\"); trimmed, at most 64 characters, no control characters; absent or null means none, an empty string is refused. Shown as the factor's `display_name`.",
+            "examples": [
+              "Work phone"
+            ],
+            "minLength": 1
+          }
+        },
+        "examples": [
+          {
+            "code": "123456"
+          }
+        ]
       }
     },
     "responses": {
