@@ -25,7 +25,8 @@ struct ConsoleLogRoutes: RouteGroup {
         let route = self
         router.add("GET", "/v1/admin/verification-log") { request, _ in
             try route.keys.require(request, .read)
-            return JSONResponse.make(200, try route.page(request.query), headers: ["Cache-Control": "no-store"])
+            return JSONResponse.make(
+                200, try route.page(request.query, pendingIDs: route.keys.allows(request, .lockouts)), headers: ["Cache-Control": "no-store"])
         }
         router.add("GET", "/v1/admin/verification-log.csv") { request, _ in
             try route.keys.require(request, .read)
@@ -34,7 +35,7 @@ struct ConsoleLogRoutes: RouteGroup {
                 headers: [
                     "Content-Type": "text/csv; charset=utf-8", "Cache-Control": "no-store",
                     "Content-Disposition": "attachment; filename=\"verifications.csv\"",
-                ], body: Array(try route.csv(request.query).utf8))
+                ], body: Array(try route.csv(request.query, pendingIDs: route.keys.allows(request, .lockouts)).utf8))
         }
         router.add("GET", "/v1/admin/verification-log/{id}") { request, context in
             try route.keys.require(request, .read)
@@ -44,11 +45,13 @@ struct ConsoleLogRoutes: RouteGroup {
 
     var reader: ConsoleLogQuery { ConsoleLogQuery(parser: parser, defaultRegion: operations.defaultRegion) }
 
-    func page(_ query: [String: String]) throws -> JSONValue {
+    /// `pendingIDs`: show the ids of pending verifications (anyone may cancel with one), only to a
+    /// key trusted to lift locks (`lockouts`; admin keys hold every scope).
+    func page(_ query: [String: String], pendingIDs: Bool = false) throws -> JSONValue {
         let q = try reader.read(query, now: clock.now())
         let page = try operations.log?.verificationLog(q) ?? VerificationLogPage(entries: [], next: nil)
         return [
-            "verifications": .array(page.entries.map { Self.entryJSON($0, now: q.now) }),
+            "verifications": .array(page.entries.map { Self.entryJSON($0, now: q.now, pendingIDs: pendingIDs) }),
             "next_cursor": page.next.map { .string($0.token) } ?? .null,
             "scan_limit": .int(Int64(VerificationLogQuery.scanLimit)),
         ]
@@ -59,7 +62,7 @@ struct ConsoleLogRoutes: RouteGroup {
         "vendor_error", "attempts", "sends", "approved_at", "purpose",
     ]
 
-    func csv(_ query: [String: String]) throws -> String {
+    func csv(_ query: [String: String], pendingIDs: Bool = false) throws -> String {
         var q = try reader.read(query, now: clock.now(), defaultLimit: Self.maxLimitForCSV)
         q.limit = Self.maxLimitForCSV
         var out = Self.csvColumns.joined(separator: ",") + "\r\n"
@@ -67,7 +70,7 @@ struct ConsoleLogRoutes: RouteGroup {
         for _ in 0..<Self.csvPages {
             guard let page = try operations.log?.verificationLog(q) else { break }
             for entry in page.entries where rows < Self.csvRows {
-                let json = Self.entryJSON(entry, now: q.now)
+                let json = Self.entryJSON(entry, now: q.now, pendingIDs: pendingIDs)
                 out += Self.csvColumns.map { Self.csvCell(json[$0]) }.joined(separator: ",") + "\r\n"
                 rows += 1
             }
@@ -98,12 +101,13 @@ struct ConsoleLogRoutes: RouteGroup {
         return text
     }
 
-    static func entryJSON(_ entry: VerificationLogEntry, now: Date) -> JSONValue {
+    static func entryJSON(_ entry: VerificationLogEntry, now: Date, pendingIDs: Bool = false) -> JSONValue {
         let v = entry.verification, m = entry.message
         let requested = v.channel.isEmpty ? "sms" : v.channel
+        let status = v.status(at: now)
         return [
-            "id": .string(v.id), "phone_number": .string(v.phoneNumber), "country": .string(v.region),
-            "status": .string(v.status(at: now).rawValue), "channel_requested": .string(requested),
+            "id": status == .pending && !pendingIDs ? .null : .string(v.id), "phone_number": .string(v.phoneNumber), "country": .string(v.region),
+            "status": .string(status.rawValue), "channel_requested": .string(requested),
             "channel": .string(m?.channel.rawValue ?? requested), "gateway": .optional(m?.gateway),
             "delivery_status": .optional(m?.status.rawValue), "vendor_error": .optional(m?.lastError),
             "attempts": .int(Int64(v.attempts)), "sends": .int(Int64(v.sends)), "purpose": .string(v.purpose.rawValue),
@@ -118,7 +122,7 @@ struct ConsoleLogRoutes: RouteGroup {
         let now = clock.now()
         let messages = try operations.log?.messages(verificationID: v.id, limit: 50) ?? []
         let events = try operations.stats?.events(mentioning: v.id, from: v.createdAt, to: v.expiresAt.addingTimeInterval(600), limit: 50) ?? []
-        guard case .object(var members) = Self.entryJSON(VerificationLogEntry(verification: v, message: messages.last { $0.fallbackOf == nil || $0.attempts > 0 }), now: now) else {
+        guard case .object(var members) = Self.entryJSON(VerificationLogEntry(verification: v, message: messages.last { $0.fallbackOf == nil || $0.attempts > 0 }), now: now, pendingIDs: true) else {
             return .null
         }
         members += [

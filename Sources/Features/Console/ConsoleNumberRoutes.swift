@@ -24,11 +24,12 @@ struct ConsoleNumberRoutes: RouteGroup {
         let route = self
         router.add("GET", "/v1/admin/numbers/{phone}") { request, context in
             try route.keys.require(request, .read)
-            return try route.lookup(context.parameters["phone"] ?? "", query: request.query)
+            // Pending ids (which anyone may cancel with) only for keys trusted to lift locks.
+            return try route.lookup(context.parameters["phone"] ?? "", query: request.query, pendingIDs: route.keys.allows(request, .lockouts))
         }
     }
 
-    func lookup(_ typed: String, query: [String: String]) throws -> HTTPResponse {
+    func lookup(_ typed: String, query: [String: String], pendingIDs: Bool = false) throws -> HTTPResponse {
         let text = typed.hasPrefix(" ") ? "+" + typed.dropFirst() : typed
         guard text.utf8.count <= 32, case .success(let explained) = parser.explain(text, defaultRegion: defaultRegion) else {
             let reason: String
@@ -69,7 +70,7 @@ struct ConsoleNumberRoutes: RouteGroup {
                     ["region": .string(r.region), "prefix": .string(r.prefix), "length": .int(Int64(r.length)), "type": .string(r.lineType.rawValue)]
                 } ?? .null,
             ],
-            "verifications": .array(page.map(Self.verificationJSON)),
+            "verifications": .array(page.map { Self.verificationJSON($0, pendingIDs: pendingIDs) }),
             "next_cursor": next,
             "lockouts": .array(locks.map { l in
                 [
@@ -93,10 +94,10 @@ struct ConsoleNumberRoutes: RouteGroup {
         return JSONResponse.make(200, body, headers: ["Cache-Control": "no-store"])
     }
 
-    static func verificationJSON(_ view: VerificationView) -> JSONValue {
+    static func verificationJSON(_ view: VerificationView, pendingIDs: Bool = false) -> JSONValue {
         let v = view.verification
         return [
-            "id": view.status == .pending ? .null : .string(v.id), "status": .string(view.status.rawValue), "channel": .string(v.channel.isEmpty ? "sms" : v.channel),
+            "id": view.status == .pending && !pendingIDs ? .null : .string(v.id), "status": .string(view.status.rawValue), "channel": .string(v.channel.isEmpty ? "sms" : v.channel),
             "channel_used": view.delivery.map { .string($0.channel.rawValue) } ?? .null,
             "purpose": .string(v.purpose.rawValue), "attempts": .int(Int64(v.attempts)), "max_attempts": .int(Int64(v.maxAttempts)),
             "sends": .int(Int64(v.sends)), "created_at": .string(RFC3339.format(v.createdAt)),

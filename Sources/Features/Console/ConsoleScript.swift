@@ -99,11 +99,16 @@ enum ConsoleScript {
             return seconds < 120 ? seconds + ' s' : seconds < 7200 ? Math.round(seconds / 60) + ' min' : Math.round(seconds / 3600) + ' h';
           }
           function sum(list) { return list.reduce(function (a, b) { return a + b; }, 0); }
-          // A fraud key as people read it: "NG (country)", "+23480212… (block)"; never an internal key.
+          // A fraud key as people read it: "NG (country)", "+23480212… (block, WhatsApp) for account
+          // AC…" (a channel's own key ends in @channel, a /v2 tenant's in ~ACCOUNT); never an internal key.
           function place(key) {
-            var i = key.indexOf(':'), kind = key.slice(0, i), value = key.slice(i + 1);
-            if (kind === 'country') return value + ' (country)';
-            if (kind === 'prefix') return value + '… (block)';
+            var i = key.indexOf(':'), kind = key.slice(0, i), value = key.slice(i + 1), tenant = '', channel = '';
+            var t = value.indexOf('~');
+            if (t >= 0) { tenant = ' for account ' + value.slice(t + 1); value = value.slice(0, t); }
+            var c = value.indexOf('@');
+            if (c >= 0) { channel = value.slice(c + 1) === 'call' ? ', calls' : ', WhatsApp'; value = value.slice(0, c); }
+            if (kind === 'country') return value + ' (country' + channel + ')' + tenant;
+            if (kind === 'prefix') return value + '… (block' + channel + ')' + tenant;
             return null;
           }
           function line(label, points, max, cls) {
