@@ -127,9 +127,10 @@ def test_a_captcha_farm_cannot_spend_the_owners_last_way_in(data_dir, turnstile)
             outcomes.append(status)
         # Captchas reach 7 an hour (5, and half of what the lift adds), whoever solves them.
         assert outcomes.count(201) == 7, outcomes
-        status, headers, body = start(server, PHONE, {"provider": "turnstile", "token": turnstile.issue()}, ip="198.51.100.7")
-        assert status == 429 and body["error"]["details"]["scope"] == "phone", body
-        assert 0 < int(headers["Retry-After"]) <= 3600
+        # The owner's captcha is not enough now: only a grant would pass, so that is what is asked.
+        status, _, body = start(server, PHONE, {"provider": "turnstile", "token": turnstile.issue()}, ip="198.51.100.7")
+        assert status == 403 and body["error"]["code"] == "challenge_required", body
+        assert [p["name"] for p in body["error"]["details"]["providers"]] == ["grant"]
         # The owner's backend vouches for the number: it starts past what the farm spent.
         status, _, started = start(server, PHONE, {"provider": "grant", "token": grant(PHONE, secret)}, ip="198.51.100.7")
         assert status == 201, started

@@ -38,7 +38,7 @@ extension VerificationService {
             ? RateLimiter.Lift(
                 factor: challengePolicy.liftFactor, passed: s.outcome.passed, bound: s.outcome.isBound, softThreshold: challengePolicy.softThreshold)
             : nil
-        let admission = try protection.limiter.admit(s.subjects, now: now, in: tx, lockout: s.lockoutKey, lift: lift)
+        let admission = try admitOrAskForBoundProof(s, lift: lift, gate: gate, now: now, in: tx)
         var reasons = admission.pressure
         var verdicts: [FraudVerdict] = []
         var rooms: [String: FraudGuard.Room] = [:]
@@ -93,6 +93,23 @@ extension VerificationService {
             if needed, !s.outcome.passed { throw challenges.required(reasons: reasons.isEmpty ? ["always"] : reasons) }
         }
         return ScreenedSend(admission: admission, verdicts: verdicts, rooms: rooms)
+    }
+
+    /// The limits' admission. A start refused only because captchas spent the lifted share of a
+    /// number's quota, which device-bound proof or a grant would pass now, is asked for that proof
+    /// (`challenge_required` offering only those providers) rather than told to wait a day.
+    func admitOrAskForBoundProof(
+        _ s: SendScreening, lift: RateLimiter.Lift?, gate: Bool, now: Date, in tx: any StoreTransaction
+    ) throws -> RateLimiter.Admission {
+        let limiter = protection.limiter
+        do {
+            return try limiter.admit(s.subjects, now: now, in: tx, lockout: s.lockoutKey, lift: lift)
+        } catch let error as VerifyError where error.code == .rateLimited {
+            guard let lift, gate, challenges.offersBoundProof, !s.outcome.isBound else { throw error }
+            let bound = RateLimiter.Lift(factor: lift.factor, passed: true, bound: true, softThreshold: lift.softThreshold)
+            guard (try? limiter.admit(s.subjects, now: now, in: tx, lockout: s.lockoutKey, lift: bound)) != nil else { throw error }
+            throw challenges.required(reasons: ["captcha_share_exhausted"], boundOnly: true)
+        }
     }
 
     /// Records a screened send: its limits' events and the fraud guard's counters.
