@@ -10,10 +10,10 @@ import VerifyCore
 /// the features the configuration turns on (Twilio compatibility, the dev inbox).
 enum APIWiring {
     static func dependencies(
-        _ c: Configuration, store opened: StoreService, secrets: SecretsService, listener: HTTPListenerService,
-        delivery: DeliveryService, signingKeys: SigningKeyService, clock: any Clock, random: any RandomSource, logger: Logger
+        _ c: Configuration, store opened: StoreService, secrets: Secrets, listener: HTTPListenerService,
+        delivery: DeliveryService, keyRing: StoreKeyRing, clock: any Clock, random: any RandomSource, logger: Logger
     ) throws -> APIDependencies {
-        let store = opened.store, keyRing = signingKeys.keyRing!, issuer = listener.issuer, gateway = delivery.gateway!
+        let store = opened.store, issuer = listener.issuer, gateway = delivery.gateway
         let credentials = CredentialIssuer(
             issuer: issuer, audience: c.audience, lifetime: c.credentialTTL, keys: keyRing, random: random)
         let service = VerificationService(

@@ -9,7 +9,7 @@ import VerifyCore
 /// `PHONE_VERIFY_CONSOLE=false`.
 enum ConsoleWiring {
     static func add(
-        to dependencies: inout APIDependencies, _ c: Configuration, store: any AppStore, secrets: SecretsService,
+        to dependencies: inout APIDependencies, _ c: Configuration, store: any AppStore, secrets: Secrets,
         delivery: DeliveryService, issuer: String, clock: any Clock, random: any RandomSource, logger: Logger
     ) {
         let crypto = LibCryptoConsoleCrypto(key: secrets.keys.consoleSessionKey)
@@ -25,7 +25,7 @@ enum ConsoleWiring {
     }
 
     static func operations(_ c: Configuration, store: any AppStore, delivery: DeliveryService, issuer: String) -> ConsoleOperations {
-        let gateway = delivery.gateway!, metrics = delivery.metrics
+        let gateway = delivery.gateway, metrics = delivery.metrics
         let states = gateway.circuitStates()
         var operations = ConsoleOperations(
             circuits: { gateway.circuitStates().map { ($0.gateway, $0.state.rawValue) } }, queue: { try store.queueDepth() },
