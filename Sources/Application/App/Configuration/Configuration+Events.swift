@@ -36,7 +36,7 @@ extension Configuration {
         public var secret: String
         public var types = Set(EventType.allCases)
         public var timeout = 5
-        public var maxAttempts = 24
+        public var maxAttempts = 120
         public var maxAge = 86_400
         public var threads = 2
 
