@@ -9,18 +9,18 @@ extension Configuration {
     /// `readGateways`: vendors' account credentials are shared with the SMS gateways.
     mutating func readChannels(_ reader: inout SettingReader) {
         var policy = ChannelPolicy()
-        let names = reader(Settings.channels) ?? ["sms"]
+        let names = reader.value(Settings.channels)
         policy.enabled = Set(names.compactMap(Channel.init(rawValue:)))
         policy.autoEnabled = names.contains("auto")
         let autoGiven = reader(Settings.autoChannels)
-        policy.autoOrder = (autoGiven ?? ["whatsapp", "sms"]).compactMap(Channel.init(rawValue:))
-        policy.fallbackAfter = reader(Settings.autoFallbackAfter) ?? policy.fallbackAfter
-        policy.callLineTypes = reader(Settings.callLineTypes) ?? policy.callLineTypes
+        policy.autoOrder = (autoGiven ?? Settings.autoChannels.standard).compactMap(Channel.init(rawValue:))
+        policy.fallbackAfter = reader.value(Settings.autoFallbackAfter)
+        policy.callLineTypes = reader.value(Settings.callLineTypes)
         if policy.autoEnabled {
             let off = policy.autoOrder.filter { !policy.enabled.contains($0) }.map(\.rawValue)
             if !off.isEmpty {
                 reader.problem(
-                    Settings.autoChannels, (autoGiven == nil ? "(default whatsapp,sms) " : "")
+                    Settings.autoChannels, (autoGiven == nil ? "(default \(Settings.autoChannels.defaultValue)) " : "")
                         + "lists \(off.joined(separator: ", ")), which \(Settings.channels.name) does not enable")
             }
         }
@@ -57,12 +57,12 @@ extension Configuration {
             let key = vonage?.apiKey ?? reader.required(Settings.vonageAPIKey, for: user) ?? ""
             let secret = vonage?.apiSecret ?? reader.required(Settings.vonageAPISecret, for: user) ?? ""
             g.vonageWhatsApp = .init(
-                baseURL: reader(Settings.vonageMessagesBaseURL) ?? Settings.vonageMessagesBaseURL.defaultValue, apiKey: key, apiSecret: secret,
+                baseURL: reader.value(Settings.vonageMessagesBaseURL), apiKey: key, apiSecret: secret,
                 from: reader.required(Settings.vonageWhatsAppFrom, for: user) ?? "",
                 template: reader.required(Settings.vonageWhatsAppTemplate, for: user) ?? "",
                 language: WhatsAppLanguage(
                     approved: reader(Settings.vonageWhatsAppLanguages) ?? [],
-                    fallback: reader(Settings.vonageWhatsAppFallbackLanguage) ?? "en_US"))
+                    fallback: reader.value(Settings.vonageWhatsAppFallbackLanguage)))
         }
         if g.voice.contains("vonage") { g.vonageVoice = readVonageVoice(&reader) }
         if g.whatsApp.contains("vonage") || g.voice.contains("vonage") {
@@ -90,13 +90,13 @@ extension Configuration {
     private func readMeta(_ reader: inout SettingReader) -> ChannelGatewaySettings.MetaSettings {
         let user = "the meta WhatsApp gateway"
         return .init(
-            baseURL: reader(Settings.metaBaseURL) ?? Settings.metaBaseURL.defaultValue,
-            apiVersion: reader(Settings.metaAPIVersion) ?? Settings.metaAPIVersion.defaultValue,
+            baseURL: reader.value(Settings.metaBaseURL),
+            apiVersion: reader.value(Settings.metaAPIVersion),
             phoneNumberID: reader.required(Settings.metaPhoneNumberID, for: user) ?? "",
             accessToken: reader.required(Settings.metaAccessToken, for: user) ?? "",
             template: reader.required(Settings.metaTemplate, for: user) ?? "",
             language: WhatsAppLanguage(
-                approved: reader(Settings.metaLanguages) ?? [], fallback: reader(Settings.metaFallbackLanguage) ?? "en_US"),
+                approved: reader(Settings.metaLanguages) ?? [], fallback: reader.value(Settings.metaFallbackLanguage)),
             appSecret: reader(Settings.metaAppSecret), verifyToken: reader(Settings.metaVerifyToken))
     }
 
@@ -105,14 +105,14 @@ extension Configuration {
         if let t = twilio { return (t.baseURL, t.accountSID, t.authToken) }
         let sid = reader.required(Settings.twilioAccountSID, for: user) ?? ""
         let token = reader.required(Settings.twilioAuthToken, for: user) ?? ""
-        return (reader(Settings.twilioBaseURL) ?? Settings.twilioBaseURL.defaultValue, sid, token)
+        return (reader.value(Settings.twilioBaseURL), sid, token)
     }
 
     private func readVonageVoice(_ reader: inout SettingReader) -> ChannelGatewaySettings.VonageVoiceSettings? {
         let user = "the vonage voice gateway"
         let id = reader.required(Settings.vonageApplicationID, for: user)
         let from = reader.required(Settings.vonageVoiceFrom, for: user)
-        let base = reader(Settings.vonageVoiceBaseURL) ?? Settings.vonageVoiceBaseURL.defaultValue
+        let base = reader.value(Settings.vonageVoiceBaseURL)
         let inline = reader(Settings.vonagePrivateKey)
         let file = reader(Settings.vonagePrivateKeyFile)
         let pem: String

@@ -2,13 +2,13 @@ extension Configuration {
     /// The codes and who may receive them (`Settings+Codes.swift`).
     mutating func readCodes(_ reader: inout SettingReader) {
         codeSecret = reader(Settings.codeSecret)
-        policy.codeLength = reader(Settings.codeLength) ?? policy.codeLength
-        policy.codeTTL = reader(Settings.codeTTL) ?? policy.codeTTL
-        policy.maxAttempts = reader(Settings.maxAttempts) ?? policy.maxAttempts
-        policy.maxSends = reader(Settings.maxSends) ?? policy.maxSends
-        policy.resendCooldown = reader(Settings.resendCooldown) ?? policy.resendCooldown
-        policy.allowedLineTypes = reader(Settings.allowedLineTypes) ?? policy.allowedLineTypes
-        policy.regionAllowList = Set(reader(Settings.regionAllowList) ?? [])
-        policy.regionDenyList = Set(reader(Settings.regionDenyList) ?? [])
+        policy.codeLength = reader.value(Settings.codeLength)
+        policy.codeTTL = reader.value(Settings.codeTTL)
+        policy.maxAttempts = reader.value(Settings.maxAttempts)
+        policy.maxSends = reader.value(Settings.maxSends)
+        policy.resendCooldown = reader.value(Settings.resendCooldown)
+        policy.allowedLineTypes = reader.value(Settings.allowedLineTypes)
+        policy.regionAllowList = Set(reader.value(Settings.regionAllowList))
+        policy.regionDenyList = Set(reader.value(Settings.regionDenyList))
     }
 }

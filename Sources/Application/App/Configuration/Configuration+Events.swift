@@ -6,10 +6,10 @@ extension Configuration {
     /// a URL, `events` stays nil and nothing is written.
     mutating func readEvents(_ reader: inout SettingReader) {
         let types = reader(Settings.eventTypes)
-        let timeout = reader(Settings.eventsTimeout)
-        let maxAttempts = reader(Settings.eventsMaxAttempts)
-        let maxAge = reader(Settings.eventsMaxAge)
-        let threads = reader(Settings.eventsThreads)
+        let timeout = reader.value(Settings.eventsTimeout)
+        let maxAttempts = reader.value(Settings.eventsMaxAttempts)
+        let maxAge = reader.value(Settings.eventsMaxAge)
+        let threads = reader.value(Settings.eventsThreads)
         let secret = reader(Settings.eventsSecret)
         guard let url = reader(Settings.eventsURL) else { return }
         if secret == nil, reader.text(Settings.eventsSecret) == nil {
@@ -17,10 +17,10 @@ extension Configuration {
         }
         var settings = EventSettings(url: url, secret: secret?.text ?? "")
         settings.types = Set((types ?? EventType.allCases.map(\.rawValue)).compactMap(EventType.init(rawValue:)))
-        settings.timeout = timeout ?? settings.timeout
-        settings.maxAttempts = maxAttempts ?? settings.maxAttempts
-        settings.maxAge = maxAge ?? settings.maxAge
-        settings.threads = threads ?? settings.threads
+        settings.timeout = timeout
+        settings.maxAttempts = maxAttempts
+        settings.maxAge = maxAge
+        settings.threads = threads
         events = settings
     }
 
@@ -35,10 +35,10 @@ extension Configuration {
         public var url: String
         public var secret: String
         public var types = Set(EventType.allCases)
-        public var timeout = 5
-        public var maxAttempts = 120
-        public var maxAge = 86_400
-        public var threads = 2
+        public var timeout: Int = Settings.eventsTimeout.standard
+        public var maxAttempts: Int = Settings.eventsMaxAttempts.standard
+        public var maxAge: Int = Settings.eventsMaxAge.standard
+        public var threads: Int = Settings.eventsThreads.standard
 
         public init(url: String, secret: String) {
             self.url = url

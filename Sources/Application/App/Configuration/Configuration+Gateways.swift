@@ -4,7 +4,7 @@ extension Configuration {
     /// The SMS gateway chain, each vendor's settings (required only when its gateway is in the
     /// chain) and delivery (`Settings+Gateways.swift`).
     mutating func readGateways(_ reader: inout SettingReader) {
-        gateways = reader(Settings.gateways) ?? gateways
+        gateways = reader.value(Settings.gateways)
         publicURL = reader(Settings.publicURL)
         if gateways.contains("twilio") {
             let user = "the twilio gateway"
@@ -12,7 +12,7 @@ extension Configuration {
             let token = reader.required(Settings.twilioAuthToken, for: user) ?? ""
             let from = reader.required(Settings.twilioFrom, for: user) ?? ""
             twilio = TwilioSettings(
-                baseURL: reader(Settings.twilioBaseURL) ?? Settings.twilioBaseURL.defaultValue, accountSID: sid, authToken: token, from: from)
+                baseURL: reader.value(Settings.twilioBaseURL), accountSID: sid, authToken: token, from: from)
         }
         if gateways.contains("vonage") {
             let user = "the vonage gateway"
@@ -20,7 +20,7 @@ extension Configuration {
             let secret = reader.required(Settings.vonageAPISecret, for: user) ?? ""
             let from = reader.required(Settings.vonageFrom, for: user) ?? ""
             vonage = VonageSettings(
-                baseURL: reader(Settings.vonageBaseURL) ?? Settings.vonageBaseURL.defaultValue, apiKey: key, apiSecret: secret,
+                baseURL: reader.value(Settings.vonageBaseURL), apiKey: key, apiSecret: secret,
                 from: from, callbackToken: reader(Settings.vonageCallbackToken))
         }
         if gateways.contains("webhook") {
@@ -28,12 +28,12 @@ extension Configuration {
             let url = reader.required(Settings.webhookURL, for: user) ?? ""
             webhook = WebhookSettings(url: url, secret: reader.required(Settings.webhookSecret, for: user)?.text ?? "")
         }
-        gatewayTimeout = Double(reader(Settings.gatewayTimeout) ?? 10)
-        gatewayConnectTimeout = Double(reader(Settings.gatewayConnectTimeout) ?? 3)
-        circuitFailures = reader(Settings.circuitFailures) ?? circuitFailures
-        circuitCooldown = reader(Settings.circuitCooldown) ?? circuitCooldown
-        deliveryThreads = reader(Settings.deliveryThreads) ?? deliveryThreads
-        deliveryMaxAttempts = reader(Settings.deliveryMaxAttempts) ?? deliveryMaxAttempts
+        gatewayTimeout = Double(reader.value(Settings.gatewayTimeout))
+        gatewayConnectTimeout = Double(reader.value(Settings.gatewayConnectTimeout))
+        circuitFailures = reader.value(Settings.circuitFailures)
+        circuitCooldown = reader.value(Settings.circuitCooldown)
+        deliveryThreads = reader.value(Settings.deliveryThreads)
+        deliveryMaxAttempts = reader.value(Settings.deliveryMaxAttempts)
     }
 
     /// Production rule of the webhook secret: Standard Webhooks keys are 24 to 64 bytes, and a

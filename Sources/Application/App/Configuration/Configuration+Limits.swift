@@ -4,22 +4,22 @@ extension Configuration {
         limits = reader(Settings.limits) ?? limits
         limits.prefixDigits = reader(Settings.prefixDigits)
         limits.lockoutBackoff = reader(Settings.lockoutBackoff) ?? limits.lockoutBackoff
-        fraud.enabled = reader(Settings.fraud) ?? fraud.enabled
-        fraud.minSends = reader(Settings.fraudMinSends) ?? fraud.minSends
-        fraud.minConversion = reader(Settings.fraudMinConversion) ?? fraud.minConversion
-        fraud.window = reader(Settings.fraudWindow) ?? fraud.window
-        fraud.watchSends = reader(Settings.fraudWatchSends) ?? fraud.watchSends
-        fraud.surge = Double(reader(Settings.fraudSurge) ?? Int(fraud.surge))
-        fraud.baseline = reader(Settings.fraudBaseline) ?? fraud.baseline
+        fraud.enabled = reader.value(Settings.fraud)
+        fraud.minSends = reader.value(Settings.fraudMinSends)
+        fraud.minConversion = reader.value(Settings.fraudMinConversion)
+        fraud.window = reader.value(Settings.fraudWindow)
+        fraud.watchSends = reader.value(Settings.fraudWatchSends)
+        fraud.surge = Double(reader.value(Settings.fraudSurge))
+        fraud.baseline = reader.value(Settings.fraudBaseline)
         // Counters older than the retention are purged: a baseline reaching further back would
         // count hours with nothing in them as quiet ones.
         fraud.baseline = max(fraud.window, min(fraud.baseline, retention - fraud.window))
-        fraud.countryMinSends = reader(Settings.fraudCountryMinSends) ?? fraud.countryMinSends
-        fraud.countryBlocks = reader(Settings.fraudCountryBlocks) ?? fraud.countryBlocks
-        fraud.countryClients = reader(Settings.fraudCountryClients) ?? fraud.countryClients
-        fraud.floor = reader(Settings.fraudFloor) ?? fraud.floor
-        fraud.proofRate = reader(Settings.fraudProofRate) ?? fraud.proofRate
-        fraud.steerToWhatsApp = (reader(Settings.fraudSteer) ?? "whatsapp") == "whatsapp"
+        fraud.countryMinSends = reader.value(Settings.fraudCountryMinSends)
+        fraud.countryBlocks = reader.value(Settings.fraudCountryBlocks)
+        fraud.countryClients = reader.value(Settings.fraudCountryClients)
+        fraud.floor = reader.value(Settings.fraudFloor)
+        fraud.proofRate = reader.value(Settings.fraudProofRate)
+        fraud.steerToWhatsApp = reader.value(Settings.fraudSteer) == "whatsapp"
         testNumbers.codes = reader(Settings.testNumbers) ?? testNumbers.codes
         testNumbers.expiresAt = reader(Settings.testNumbersExpireAt) ?? testNumbers.expiresAt
     }

@@ -6,9 +6,9 @@ extension Configuration {
         authCore.hs256Secret = reader(Settings.authCoreHS256Secret)
         authCore.issuer = reader(Settings.authCoreIssuer)
         authCore.audience = reader(Settings.authCoreAudience)
-        authCore.leeway = reader(Settings.authCoreLeeway) ?? authCore.leeway
-        authCore.jwksMinRefresh = reader(Settings.authCoreJWKSMinRefresh) ?? authCore.jwksMinRefresh
-        mfa.maxFactors = reader(Settings.maxFactors) ?? mfa.maxFactors
-        mfa.stepUpMaxAge = reader(Settings.stepUpMaxAge) ?? mfa.stepUpMaxAge
+        authCore.leeway = reader.value(Settings.authCoreLeeway)
+        authCore.jwksMinRefresh = reader.value(Settings.authCoreJWKSMinRefresh)
+        mfa.maxFactors = reader.value(Settings.maxFactors)
+        mfa.stepUpMaxAge = reader.value(Settings.stepUpMaxAge)
     }
 }

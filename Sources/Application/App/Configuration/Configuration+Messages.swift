@@ -4,7 +4,7 @@ import VerifyCore
 extension Configuration {
     /// The SMS text: app name, origin-bound line, app hash and templates (`Settings+Messages.swift`).
     mutating func readMessages(_ reader: inout SettingReader) {
-        appName = reader(Settings.appName) ?? appName
+        appName = reader.value(Settings.appName)
         otpDomain = reader(Settings.otpDomain)
         androidAppHash = reader(Settings.androidAppHash)
         templateOverrides = reader(Settings.templatesFile) ?? templateOverrides

@@ -1,14 +1,14 @@
 extension Configuration {
     /// Proxies, CORS, HTTP capacity, logging and retention (`Settings+Operations.swift`).
     mutating func readOperations(_ reader: inout SettingReader) {
-        trustedProxies = reader(Settings.trustedProxies) ?? trustedProxies
-        corsOrigins = reader(Settings.corsOrigins) ?? corsOrigins
-        httpThreads = reader(Settings.httpThreads) ?? httpThreads
-        maxConnections = reader(Settings.maxConnections) ?? maxConnections
-        logLevel = reader(Settings.logLevel) ?? logLevel
-        retention = reader(Settings.retention) ?? retention
-        console = reader(Settings.console) ?? console
-        consoleIdleTimeout = reader(Settings.consoleIdleTimeout) ?? consoleIdleTimeout
-        consoleSecureCookie = reader(Settings.consoleSecureCookie) ?? consoleSecureCookie
+        trustedProxies = reader.value(Settings.trustedProxies)
+        corsOrigins = reader.value(Settings.corsOrigins)
+        httpThreads = reader.value(Settings.httpThreads)
+        maxConnections = reader.value(Settings.maxConnections)
+        logLevel = reader.value(Settings.logLevel)
+        retention = reader.value(Settings.retention)
+        console = reader.value(Settings.console)
+        consoleIdleTimeout = reader.value(Settings.consoleIdleTimeout)
+        consoleSecureCookie = reader.value(Settings.consoleSecureCookie)
     }
 }

@@ -15,49 +15,49 @@ public struct ConfigurationError: Error, CustomStringConvertible {
 public struct Configuration: Sendable {
     public enum Mode: String, Sendable { case development, production }
 
-    public var mode: Mode = .development
+    public var mode: Mode = Settings.mode.standard
     /// `/dev/…` answers every client, not only loopback ones (`Settings.devExpose`).
-    public var devExpose = false
+    public var devExpose: Bool = Settings.devExpose.standard
     public var listenHost = "127.0.0.1"
     public var listenPort = 8080
-    public var dataDirectory = "./data"
+    public var dataDirectory: String = Settings.dataDirectory.standard
     public var sqlitePath = "./data/phone-verify.db"
-    public var sqliteSynchronous = "NORMAL"
+    public var sqliteSynchronous: String = Settings.sqliteSynchronous.standard
     /// `postgres://…` when the store is PostgreSQL (then `sqlitePath` is unused).
     public var postgresURL: String?
-    public var postgresPoolSize = 16
+    public var postgresPoolSize: Int = Settings.postgresPoolSize.standard
     public var issuer: String?
-    public var audience = "main-auth"
-    public var credentialTTL = 300
+    public var audience: String = Settings.audience.standard
+    public var credentialTTL: Int = Settings.credentialTTL.standard
     public var signingKeyFile: String?
     /// Seconds between rereads of the store's signing keys (and of the key file after a rotation).
-    public var keyRefreshSeconds = 30
-    public var signingAlgorithm = "ES256"
+    public var keyRefreshSeconds: Int = Settings.keyRefresh.standard
+    public var signingAlgorithm: String = Settings.signingAlgorithm.standard
     public var codeSecret: String?
     public var policy = VerificationPolicy()
     /// Ranges declared valid beyond libphonenumber's metadata (Configuration+NumberRanges).
     public var numberRanges: [NumberRange] = []
     /// `PHONE_VERIFY_DEFAULT_REGION`: the console's region for national numbers.
     public var defaultRegion: String?
-    public var gateways = ["console"]
-    public var appName = "PhoneVerify"
+    public var gateways: [String] = Settings.gateways.standard
+    public var appName: String = Settings.appName.standard
     public var otpDomain: String?
-    public var trustedProxies: [CIDR] = []
+    public var trustedProxies: [CIDR] = Settings.trustedProxies.standard
     /// Browser origins allowed to call the client endpoints (CORS); empty: none.
-    public var corsOrigins: [String] = []
+    public var corsOrigins: [String] = Settings.corsOrigins.standard
     /// A request's thread waits while its transaction commits (SQLite group commit) or while its
     /// PostgreSQL round trips run, so threads must cover the requests in flight, not the cores:
     /// with 2, at most 2 writes were in flight (group commit had nothing to group) and
     /// connections queued behind a waiting thread.
-    public var httpThreads = 64
-    public var maxConnections = 4096
-    public var logLevel = LogLevel.info
-    public var retention = 86_400
+    public var httpThreads: Int = Settings.httpThreads.standard
+    public var maxConnections: Int = Settings.maxConnections.standard
+    public var logLevel: LogLevel = Settings.logLevel.standard
+    public var retention: Int = Settings.retention.standard
     /// The operator console (`/console`) and its sessions on the admin routes.
-    public var console = true
+    public var console: Bool = Settings.console.standard
     /// Seconds of inactivity that end an operator console session.
-    public var consoleIdleTimeout = 900
-    public var consoleSecureCookie = false
+    public var consoleIdleTimeout: Int = Settings.consoleIdleTimeout.standard
+    public var consoleSecureCookie: Bool = Settings.consoleSecureCookie.standard
     public var limits = RateLimits.defaults
     public var fraud = FraudPolicy()
     public var testNumbers = TestNumbers()
@@ -79,12 +79,12 @@ public struct Configuration: Sendable {
     public var channelGateways = ChannelGatewaySettings()
     /// The events receiver (docs/EVENTS.md); nil: events are off and nothing is written.
     public var events: EventSettings?
-    public var gatewayTimeout = 10.0
-    public var gatewayConnectTimeout = 3.0
-    public var circuitFailures = 5
-    public var circuitCooldown = 30
-    public var deliveryThreads = 4
-    public var deliveryMaxAttempts = 8
+    public var gatewayTimeout = Double(Settings.gatewayTimeout.standard)
+    public var gatewayConnectTimeout = Double(Settings.gatewayConnectTimeout.standard)
+    public var circuitFailures: Int = Settings.circuitFailures.standard
+    public var circuitCooldown: Int = Settings.circuitCooldown.standard
+    public var deliveryThreads: Int = Settings.deliveryThreads.standard
+    public var deliveryMaxAttempts: Int = Settings.deliveryMaxAttempts.standard
     public var androidAppHash: String?
     public var templateOverrides: [String: String] = [:]
     /// The voice call's lines per language: the built-in ones with the operator's on top.
@@ -98,8 +98,8 @@ public struct Configuration: Sendable {
         public var hs256Secret: String?
         public var issuer: String?
         public var audience: String?
-        public var leeway = 30
-        public var jwksMinRefresh = 30
+        public var leeway: Int = Settings.authCoreLeeway.standard
+        public var jwksMinRefresh: Int = Settings.authCoreJWKSMinRefresh.standard
         public var isConfigured: Bool { jwksURL != nil || jwksFile != nil || hs256Secret != nil }
     }
 

@@ -35,6 +35,12 @@ struct SettingReader {
         return value
     }
 
+    /// The setting's value, or the table's typed default when unset or invalid (problems are
+    /// recorded as for `reader(setting)`). Only for entries declared with `defaultsTo:`.
+    mutating func value<Value>(_ setting: Setting<Value>) -> Value {
+        self(setting) ?? setting.standard
+    }
+
     /// A value some other setting needs (`user`: "the twilio gateway"); reports its absence.
     mutating func required<Value>(_ setting: Setting<Value>, for user: String) -> Value? {
         if let value = self(setting) { return value }

@@ -22,7 +22,7 @@ extension Settings {
         "Twilio voice per speech locale, e.g. en-US=Polly.Joanna,de-DE=Polly.Vicki (replaces the built-in list)")
 
     public static let vonageMessagesBaseURL = Setting<String>(
-        "PHONE_VERIFY_VONAGE_MESSAGES_BASE_URL", .channels, .url, default: "https://api.nexmo.com",
+        "PHONE_VERIFY_VONAGE_MESSAGES_BASE_URL", .channels, .url, defaultsTo: "https://api.nexmo.com",
         "Vonage Messages API base URL (WhatsApp)",
         production: .httpsOrLoopback { $0.channelGateways.vonageWhatsApp?.baseURL })
 
@@ -39,11 +39,11 @@ extension Settings {
         "languages the template is approved in, in preference order")
 
     public static let vonageWhatsAppFallbackLanguage = Setting<String>(
-        "PHONE_VERIFY_VONAGE_WA_FALLBACK_LANGUAGE", .channels, .text, default: "en_US",
+        "PHONE_VERIFY_VONAGE_WA_FALLBACK_LANGUAGE", .channels, .text, defaultsTo: "en_US",
         "template language when no approved language matches the locale")
 
     public static let vonageVoiceBaseURL = Setting<String>(
-        "PHONE_VERIFY_VONAGE_VOICE_BASE_URL", .channels, .url, default: "https://api.nexmo.com",
+        "PHONE_VERIFY_VONAGE_VOICE_BASE_URL", .channels, .url, defaultsTo: "https://api.nexmo.com",
         "Vonage Voice API base URL (or api-us / api-eu)",
         production: .httpsOrLoopback { $0.channelGateways.vonageVoice?.baseURL })
 

@@ -5,19 +5,19 @@ import VerifyCore
 /// vendors' settings: `Settings+ChannelVendors.swift`).
 extension Settings {
     public static let channels = Setting<[String]>(
-        "PHONE_VERIFY_CHANNELS", .channels, .channelNames(allowAuto: true), default: "sms",
+        "PHONE_VERIFY_CHANNELS", .channels, .channelNames(allowAuto: true), defaultsTo: ["sms"],
         "channels clients may ask for: sms, whatsapp, call, auto")
 
     public static let autoChannels = Setting<[String]>(
-        "PHONE_VERIFY_AUTO_CHANNELS", .channels, .channelNames(allowAuto: false), default: "whatsapp,sms",
+        "PHONE_VERIFY_AUTO_CHANNELS", .channels, .channelNames(allowAuto: false), defaultsTo: ["whatsapp", "sms"],
         "what channel auto tries, in order; the next is sent when one is not delivered in time")
 
     public static let autoFallbackAfter = Setting<Int>(
-        "PHONE_VERIFY_AUTO_FALLBACK_AFTER", .channels, .int(5...3600), default: "60",
+        "PHONE_VERIFY_AUTO_FALLBACK_AFTER", .channels, .int(5...3600), defaultsTo: 60,
         "seconds a message of an auto send has to be delivered before the next channel is tried")
 
     public static let callLineTypes = Setting<Set<LineType>>(
-        "PHONE_VERIFY_CALL_LINE_TYPES", .channels, .lineTypes, default: "mobile,fixed_line_or_mobile,fixed_line",
+        "PHONE_VERIFY_CALL_LINE_TYPES", .channels, .lineTypes, defaultsTo: [.mobile, .fixedLineOrMobile, .fixedLine], shown: "mobile,fixed_line_or_mobile,fixed_line",
         "line types a voice call may reach (sms and whatsapp: PHONE_VERIFY_ALLOWED_LINE_TYPES)")
 
     public static let whatsAppGateways = Setting<[String]>(
@@ -37,12 +37,12 @@ extension Settings {
         "seconds a verification call rings before the vendor gives up")
 
     public static let metaBaseURL = Setting<String>(
-        "PHONE_VERIFY_META_WA_BASE_URL", .channels, .url, default: "https://graph.facebook.com",
+        "PHONE_VERIFY_META_WA_BASE_URL", .channels, .url, defaultsTo: "https://graph.facebook.com",
         "Meta Graph API base URL (point it at a local fake)",
         production: .httpsOrLoopback { $0.channelGateways.meta?.baseURL })
 
     public static let metaAPIVersion = Setting<String>(
-        "PHONE_VERIFY_META_WA_API_VERSION", .channels, .text, default: "v21.0",
+        "PHONE_VERIFY_META_WA_API_VERSION", .channels, .text, defaultsTo: "v21.0",
         "Graph API version of the WhatsApp Cloud API")
 
     public static let metaPhoneNumberID = Setting<String>(
@@ -63,7 +63,7 @@ extension Settings {
         "languages the template is approved in, in preference order (en_US,de,pt_BR)")
 
     public static let metaFallbackLanguage = Setting<String>(
-        "PHONE_VERIFY_META_WA_FALLBACK_LANGUAGE", .channels, .text, default: "en_US",
+        "PHONE_VERIFY_META_WA_FALLBACK_LANGUAGE", .channels, .text, defaultsTo: "en_US",
         "template language when no approved language matches the locale")
 
     public static let metaAppSecret = Setting<String>(

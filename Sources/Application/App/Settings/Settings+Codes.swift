@@ -9,35 +9,35 @@ extension Settings {
         secret: true, production: .required())
 
     public static let codeLength = Setting<Int>(
-        "PHONE_VERIFY_CODE_LENGTH", .codes, .int(CodeGenerator.allowedLengths), default: "6",
+        "PHONE_VERIFY_CODE_LENGTH", .codes, .int(CodeGenerator.allowedLengths), defaultsTo: 6,
         "digits per code, 4–10")
 
     public static let codeTTL = Setting<Int>(
-        "PHONE_VERIFY_CODE_TTL", .codes, .int(30...600), default: "300",
+        "PHONE_VERIFY_CODE_TTL", .codes, .int(30...600), defaultsTo: 300,
         "seconds a code stays valid (NIST SP 800-63B caps at 600)")
 
     public static let maxAttempts = Setting<Int>(
-        "PHONE_VERIFY_MAX_ATTEMPTS", .codes, .int(1...100), default: "5",
+        "PHONE_VERIFY_MAX_ATTEMPTS", .codes, .int(1...100), defaultsTo: 5,
         "checks per verification")
 
     public static let maxSends = Setting<Int>(
-        "PHONE_VERIFY_MAX_SENDS", .codes, .int(1...20), default: "5",
+        "PHONE_VERIFY_MAX_SENDS", .codes, .int(1...20), defaultsTo: 5,
         "sends (first + resends) per verification")
 
     public static let resendCooldown = Setting<Int>(
-        "PHONE_VERIFY_RESEND_COOLDOWN", .codes, .int(0...3600), default: "30",
+        "PHONE_VERIFY_RESEND_COOLDOWN", .codes, .int(0...3600), defaultsTo: 30,
         "seconds before the first resend; doubles after each send")
 
     public static let allowedLineTypes = Setting<Set<LineType>>(
-        "PHONE_VERIFY_ALLOWED_LINE_TYPES", .codes, .lineTypes, default: "mobile,fixed_line_or_mobile",
+        "PHONE_VERIFY_ALLOWED_LINE_TYPES", .codes, .lineTypes, defaultsTo: [.mobile, .fixedLineOrMobile], shown: "mobile,fixed_line_or_mobile",
         "line types that may receive codes")
 
     public static let regionAllowList = Setting<[String]>(
-        "PHONE_VERIFY_REGION_ALLOW_LIST", .codes, .regions, default: "(none)",
+        "PHONE_VERIFY_REGION_ALLOW_LIST", .codes, .regions, defaultsTo: [], shown: "(none)",
         "ISO 3166 regions allowed, comma-separated; empty allows all")
 
     public static let regionDenyList = Setting<[String]>(
-        "PHONE_VERIFY_REGION_DENY_LIST", .codes, .regions, default: "(none)",
+        "PHONE_VERIFY_REGION_DENY_LIST", .codes, .regions, defaultsTo: [], shown: "(none)",
         "ISO 3166 regions refused, comma-separated")
 
     static let codesSection: [any SettingEntry] = [codeSecret, codeLength, codeTTL, maxAttempts, maxSends, resendCooldown, allowedLineTypes, regionAllowList, regionDenyList]

@@ -6,11 +6,11 @@ extension Settings {
         production: .required(reason: " (the URL verifiers know this service by)"))
 
     public static let audience = Setting<String>(
-        "PHONE_VERIFY_AUDIENCE", .credentials, .text, default: "main-auth",
+        "PHONE_VERIFY_AUDIENCE", .credentials, .text, defaultsTo: "main-auth",
         "credential aud")
 
     public static let credentialTTL = Setting<Int>(
-        "PHONE_VERIFY_CREDENTIAL_TTL", .credentials, .int(30...86_400), default: "300",
+        "PHONE_VERIFY_CREDENTIAL_TTL", .credentials, .int(30...86_400), defaultsTo: 300,
         "credential lifetime, seconds")
 
     public static let signingKeyFile = Setting<String>(
@@ -19,11 +19,11 @@ extension Settings {
         production: .required())
 
     public static let keyRefresh = Setting<Int>(
-        "PHONE_VERIFY_KEY_REFRESH", .credentials, .int(1...3600), default: "30",
+        "PHONE_VERIFY_KEY_REFRESH", .credentials, .int(1...3600), defaultsTo: 30,
         "seconds between rereads of the published keys; a key activated by `phone-verify keys rotate` is published by every replica within this time and signed with one interval later (in production, once the replica's key file holds it)")
 
     public static let signingAlgorithm = Setting<String>(
-        "PHONE_VERIFY_SIGNING_ALGORITHM", .credentials, .oneOf(["EdDSA", "ES256", "RS256"]), default: "ES256",
+        "PHONE_VERIFY_SIGNING_ALGORITHM", .credentials, .oneOf(["EdDSA", "ES256", "RS256"]), defaultsTo: "ES256",
         "algorithm of a generated key (development, and `keys rotate` without a key file): ES256 (verified by every JWT library), EdDSA or RS256; an existing key keeps its algorithm until rotated")
 
     static let credentialsSection: [any SettingEntry] = [issuer, audience, credentialTTL, signingKeyFile, keyRefresh, signingAlgorithm]

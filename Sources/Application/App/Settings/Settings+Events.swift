@@ -19,19 +19,19 @@ extension Settings {
         "comma-separated event types to send (verification.started, delivery.updated, …); default all")
 
     public static let eventsTimeout = Setting<Int>(
-        "PHONE_VERIFY_EVENTS_TIMEOUT", .events, .int(1...60), default: "5",
+        "PHONE_VERIFY_EVENTS_TIMEOUT", .events, .int(1...60), defaultsTo: 5,
         "seconds one event POST may take in all (connecting included)")
 
     public static let eventsMaxAttempts = Setting<Int>(
-        "PHONE_VERIFY_EVENTS_MAX_ATTEMPTS", .events, .int(1...1000), default: "120",
+        "PHONE_VERIFY_EVENTS_MAX_ATTEMPTS", .events, .int(1...1000), defaultsTo: 120,
         "POSTs per event before it is marked failed (backoff 1 s doubling, at most 15 min apart)")
 
     public static let eventsMaxAge = Setting<Int>(
-        "PHONE_VERIFY_EVENTS_MAX_AGE", .events, .int(60...604_800), default: "86400",
+        "PHONE_VERIFY_EVENTS_MAX_AGE", .events, .int(60...604_800), defaultsTo: 86400,
         "seconds after which an undelivered event is marked failed instead of retried")
 
     public static let eventsThreads = Setting<Int>(
-        "PHONE_VERIFY_EVENTS_THREADS", .events, .int(1...16), default: "2",
+        "PHONE_VERIFY_EVENTS_THREADS", .events, .int(1...16), defaultsTo: 2,
         "threads sending events")
 
     static let eventsSection: [any SettingEntry] = [

@@ -3,7 +3,7 @@ import Gateways
 /// The gateways section of the settings table (read by `Configuration.readGateways`).
 extension Settings {
     public static let gateways = Setting<[String]>(
-        "PHONE_VERIFY_GATEWAYS", .gateways, .gateways, default: "console",
+        "PHONE_VERIFY_GATEWAYS", .gateways, .gateways, defaultsTo: ["console"],
         "ordered failover list of SMS gateways: console, twilio, vonage, webhook",
         production: .check { $0.gateways.contains("console") ? "the console sink is refused in production mode" : nil })
 
@@ -12,7 +12,7 @@ extension Settings {
         "public base URL vendors call back (status callbacks, delivery receipts)")
 
     public static let twilioBaseURL = Setting<String>(
-        "PHONE_VERIFY_TWILIO_BASE_URL", .gateways, .url, default: "https://api.twilio.com",
+        "PHONE_VERIFY_TWILIO_BASE_URL", .gateways, .url, defaultsTo: "https://api.twilio.com",
         "Twilio API base URL (point it at a sandbox or a local fake)",
         production: .httpsOrLoopback { $0.twilio?.baseURL ?? $0.channelGateways.twilioWhatsApp?.baseURL ?? $0.channelGateways.twilioVoice?.baseURL })
 
@@ -30,7 +30,7 @@ extension Settings {
         "sender number (E.164) or Messaging Service SID (MG…)")
 
     public static let vonageBaseURL = Setting<String>(
-        "PHONE_VERIFY_VONAGE_BASE_URL", .gateways, .url, default: "https://rest.nexmo.com",
+        "PHONE_VERIFY_VONAGE_BASE_URL", .gateways, .url, defaultsTo: "https://rest.nexmo.com",
         "Vonage SMS API base URL",
         production: .httpsOrLoopback { $0.vonage?.baseURL })
 
@@ -63,27 +63,27 @@ extension Settings {
         secret: true, production: .check(Configuration.weakWebhookSecret))
 
     public static let gatewayTimeout = Setting<Int>(
-        "PHONE_VERIFY_GATEWAY_TIMEOUT", .gateways, .int(1...120), default: "10",
+        "PHONE_VERIFY_GATEWAY_TIMEOUT", .gateways, .int(1...120), defaultsTo: 10,
         "seconds one vendor call may take in all")
 
     public static let gatewayConnectTimeout = Setting<Int>(
-        "PHONE_VERIFY_GATEWAY_CONNECT_TIMEOUT", .gateways, .int(1...60), default: "3",
+        "PHONE_VERIFY_GATEWAY_CONNECT_TIMEOUT", .gateways, .int(1...60), defaultsTo: 3,
         "seconds to connect to a vendor")
 
     public static let circuitFailures = Setting<Int>(
-        "PHONE_VERIFY_CIRCUIT_FAILURES", .gateways, .int(1...1000), default: "5",
+        "PHONE_VERIFY_CIRCUIT_FAILURES", .gateways, .int(1...1000), defaultsTo: 5,
         "consecutive failures that open a gateway's circuit breaker")
 
     public static let circuitCooldown = Setting<Int>(
-        "PHONE_VERIFY_CIRCUIT_COOLDOWN", .gateways, .int(1...3600), default: "30",
+        "PHONE_VERIFY_CIRCUIT_COOLDOWN", .gateways, .int(1...3600), defaultsTo: 30,
         "seconds before an open circuit lets one trial message through")
 
     public static let deliveryThreads = Setting<Int>(
-        "PHONE_VERIFY_DELIVERY_THREADS", .gateways, .int(1...64), default: "4",
+        "PHONE_VERIFY_DELIVERY_THREADS", .gateways, .int(1...64), defaultsTo: 4,
         "threads sending outbox messages")
 
     public static let deliveryMaxAttempts = Setting<Int>(
-        "PHONE_VERIFY_DELIVERY_MAX_ATTEMPTS", .gateways, .int(1...100), default: "8",
+        "PHONE_VERIFY_DELIVERY_MAX_ATTEMPTS", .gateways, .int(1...100), defaultsTo: 8,
         "tries per message before it is marked failed (it also fails when its code expires)")
 
     static let gatewaysSection: [any SettingEntry] = [gateways, publicURL, twilioBaseURL, twilioAccountSID, twilioAuthToken, twilioFrom, vonageBaseURL, vonageAPIKey, vonageAPISecret, vonageFrom, vonageCallbackToken, webhookURL, webhookSecret, gatewayTimeout, gatewayConnectTimeout, circuitFailures, circuitCooldown, deliveryThreads, deliveryMaxAttempts]

@@ -16,55 +16,55 @@ extension Settings {
         "leading digits of the E.164 number (country code included) that form a destination prefix for prefix_send and the fraud guard")
 
     public static let fraud = Setting<Bool>(
-        "PHONE_VERIFY_FRAUD", .limits, .onOff, default: "on",
+        "PHONE_VERIFY_FRAUD", .limits, .onOff, defaultsTo: true, shown: "on",
         "adaptive SMS-pumping guard: on or off")
 
     public static let fraudMinSends = Setting<Int>(
-        "PHONE_VERIFY_FRAUD_MIN_SENDS", .limits, .int(1...1_000_000), default: "50",
+        "PHONE_VERIFY_FRAUD_MIN_SENDS", .limits, .int(1...1_000_000), defaultsTo: 50,
         "sends to a block or country in the window before a low conversion can pause it")
 
     public static let fraudMinConversion = Setting<Double>(
-        "PHONE_VERIFY_FRAUD_MIN_CONVERSION", .limits, .fraction, default: "0.2",
+        "PHONE_VERIFY_FRAUD_MIN_CONVERSION", .limits, .fraction, defaultsTo: 0.2, shown: "0.2",
         "approved ÷ sent below which a block (with a volume far above its baseline) or a country (also with many anomalous blocks and clients) is paused: refused (suspected_fraud), or with a challenge provider, challenged")
 
     public static let fraudWindow = Setting<Int>(
-        "PHONE_VERIFY_FRAUD_WINDOW", .limits, .int(300...86_400), default: "3600",
+        "PHONE_VERIFY_FRAUD_WINDOW", .limits, .int(300...86_400), defaultsTo: 3600,
         "seconds of history the fraud guard judges")
 
     public static let fraudWatchSends = Setting<Int>(
-        "PHONE_VERIFY_FRAUD_WATCH_SENDS", .limits, .int(1...1_000_000), default: "3",
+        "PHONE_VERIFY_FRAUD_WATCH_SENDS", .limits, .int(1...1_000_000), defaultsTo: 3,
         "unconfirmed codes to a block in the window (and \(fraudSurge.name) times its usual number) after which it is watched: its starts need a challenge when a provider is configured")
 
     public static let fraudSurge = Setting<Int>(
-        "PHONE_VERIFY_FRAUD_SURGE", .limits, .int(1...1000), default: "3",
+        "PHONE_VERIFY_FRAUD_SURGE", .limits, .int(1...1000), defaultsTo: 3,
         "a block or country pauses only when its volume in the window is at least this many times its average per window over the baseline")
 
     public static let fraudBaseline = Setting<Int>(
-        "PHONE_VERIFY_FRAUD_BASELINE", .limits, .int(3600...2_592_000), default: "82800",
+        "PHONE_VERIFY_FRAUD_BASELINE", .limits, .int(3600...2_592_000), defaultsTo: 82800,
         "seconds of history before the window that form a block's or country's baseline (kept only as long as \(Settings.retention.name) allows)")
 
     public static let fraudCountryMinSends = Setting<Int>(
-        "PHONE_VERIFY_FRAUD_COUNTRY_MIN_SENDS", .limits, .int(1...10_000_000), default: "200",
+        "PHONE_VERIFY_FRAUD_COUNTRY_MIN_SENDS", .limits, .int(1...10_000_000), defaultsTo: 200,
         "sends to a country in the window before the country as a whole can pause")
 
     public static let fraudCountryBlocks = Setting<Int>(
-        "PHONE_VERIFY_FRAUD_COUNTRY_BLOCKS", .limits, .int(1...100_000), default: "5",
+        "PHONE_VERIFY_FRAUD_COUNTRY_BLOCKS", .limits, .int(1...100_000), defaultsTo: 5,
         "anomalous blocks a country needs in the window before the country as a whole can pause")
 
     public static let fraudCountryClients = Setting<Int>(
-        "PHONE_VERIFY_FRAUD_COUNTRY_CLIENTS", .limits, .int(1...1_000_000), default: "10",
+        "PHONE_VERIFY_FRAUD_COUNTRY_CLIENTS", .limits, .int(1...1_000_000), defaultsTo: 10,
         "distinct client networks (IPv4 /24, IPv6 /48) sending to an anomalous country in the window before the country as a whole can pause")
 
     public static let fraudFloor = Setting<Int>(
-        "PHONE_VERIFY_FRAUD_FLOOR", .limits, .int(1...1_000_000), default: "3",
+        "PHONE_VERIFY_FRAUD_FLOOR", .limits, .int(1...1_000_000), defaultsTo: 3,
         "unconfirmed codes per window a watched or paused block (or paused country) admits beyond the \(fraudWatchSends.name) that made it watched, whatever proof a start carries, when its own baseline sends per window are fewer")
 
     public static let fraudProofRate = Setting<Int>(
-        "PHONE_VERIFY_FRAUD_PROOF_RATE", .limits, .int(0...1_000_000), default: "10",
+        "PHONE_VERIFY_FRAUD_PROOF_RATE", .limits, .int(0...1_000_000), defaultsTo: 10,
         "sends per block (or country) and window admitted past its usual volume with device-bound proof (app_attest, play_integrity) or a grant bound to the number")
 
     public static let fraudSteer = Setting<String>(
-        "PHONE_VERIFY_FRAUD_STEER", .limits, .oneOf(["whatsapp", "off"]) { $0.lowercased() }, default: "whatsapp",
+        "PHONE_VERIFY_FRAUD_STEER", .limits, .oneOf(["whatsapp", "off"]) { $0.lowercased() }, defaultsTo: "whatsapp",
         "whatsapp: a plain SMS start whose destination the fraud guard refuses goes out over WhatsApp only, when the whatsapp channel is enabled (auto starts always do); off: it is refused")
 
     public static let testNumbers = Setting<[String: String]>(

@@ -25,19 +25,19 @@ extension Settings {
         production: .required(reason: " when MFA is configured") { $0.authCore.isConfigured })
 
     public static let authCoreLeeway = Setting<Int>(
-        "PHONE_VERIFY_AUTH_CORE_LEEWAY", .mfa, .int(0...300), default: "30",
+        "PHONE_VERIFY_AUTH_CORE_LEEWAY", .mfa, .int(0...300), defaultsTo: 30,
         "seconds of clock skew allowed on exp, nbf and iat")
 
     public static let authCoreJWKSMinRefresh = Setting<Int>(
-        "PHONE_VERIFY_AUTH_CORE_JWKS_MIN_REFRESH", .mfa, .int(1...3600), default: "30",
+        "PHONE_VERIFY_AUTH_CORE_JWKS_MIN_REFRESH", .mfa, .int(1...3600), defaultsTo: 30,
         "minimum seconds between JWKS fetches triggered by unknown key ids")
 
     public static let maxFactors = Setting<Int>(
-        "PHONE_VERIFY_MAX_FACTORS", .mfa, .int(1...100), default: "10",
+        "PHONE_VERIFY_MAX_FACTORS", .mfa, .int(1...100), defaultsTo: 10,
         "phone factors per user")
 
     public static let stepUpMaxAge = Setting<Int>(
-        "PHONE_VERIFY_STEP_UP_MAX_AGE", .mfa, .int(30...86_400), default: "600",
+        "PHONE_VERIFY_STEP_UP_MAX_AGE", .mfa, .int(30...86_400), defaultsTo: 600,
         "seconds a step-up counts as recent for deleting a factor")
 
     static let mfaSection: [any SettingEntry] = [authCoreJWKSURL, authCoreJWKSFile, authCoreHS256Secret, authCoreIssuer, authCoreAudience, authCoreLeeway, authCoreJWKSMinRefresh, maxFactors, stepUpMaxAge]

@@ -4,7 +4,7 @@ import Gateways
 /// The messages section of the settings table (read by `Configuration.readMessages`).
 extension Settings {
     public static let appName = Setting<String>(
-        "PHONE_VERIFY_APP_NAME", .messages, .text, default: "PhoneVerify",
+        "PHONE_VERIFY_APP_NAME", .messages, .text, defaultsTo: "PhoneVerify",
         "name in the SMS text")
 
     public static let otpDomain = Setting<String>(

@@ -4,39 +4,39 @@ import Telemetry
 /// The operations section of the settings table (read by `Configuration.readOperations`).
 extension Settings {
     public static let trustedProxies = Setting<[CIDR]>(
-        "PHONE_VERIFY_TRUSTED_PROXIES", .operations, .cidrs, default: "(none)",
+        "PHONE_VERIFY_TRUSTED_PROXIES", .operations, .cidrs, defaultsTo: [], shown: "(none)",
         "CIDRs whose X-Forwarded-For is believed, comma-separated")
 
     public static let corsOrigins = Setting<[String]>(
-        "PHONE_VERIFY_CORS_ORIGINS", .operations, .origins, default: "(none)",
+        "PHONE_VERIFY_CORS_ORIGINS", .operations, .origins, defaultsTo: [], shown: "(none)",
         "browser origins allowed to call /v1/verifications and /v1/mfa directly (CORS), comma-separated, or *")
 
     public static let httpThreads = Setting<Int>(
-        "PHONE_VERIFY_HTTP_THREADS", .operations, .int(1...256), default: "64",
+        "PHONE_VERIFY_HTTP_THREADS", .operations, .int(1...256), defaultsTo: 64,
         "HTTP worker threads (each waits while its request's transaction commits: size for requests in flight, not cores)")
 
     public static let maxConnections = Setting<Int>(
-        "PHONE_VERIFY_MAX_CONNECTIONS", .operations, .int(16...65_536), default: "4096",
+        "PHONE_VERIFY_MAX_CONNECTIONS", .operations, .int(16...65_536), defaultsTo: 4096,
         "concurrent connections accepted")
 
     public static let logLevel = Setting<LogLevel>(
-        "PHONE_VERIFY_LOG_LEVEL", .operations, .logLevel, default: "info",
+        "PHONE_VERIFY_LOG_LEVEL", .operations, .logLevel, defaultsTo: .info, shown: "info",
         "debug, info, warning or error")
 
     public static let retention = Setting<Int>(
-        "PHONE_VERIFY_RETENTION", .operations, .int(600...31_536_000), default: "86400",
+        "PHONE_VERIFY_RETENTION", .operations, .int(600...31_536_000), defaultsTo: 86400,
         "seconds ended verifications, sent messages, unmatched delivery receipts and expired redeemed credentials are kept before purging (idempotency records: at least the 24 h Idempotency-Key window)")
 
     public static let console = Setting<Bool>(
-        "PHONE_VERIFY_CONSOLE", .operations, .flag, default: "true",
+        "PHONE_VERIFY_CONSOLE", .operations, .flag, defaultsTo: true, shown: "true",
         "false: no operator console (/console) and no console sessions on the admin routes (bearer keys only)")
 
     public static let consoleIdleTimeout = Setting<Int>(
-        "PHONE_VERIFY_CONSOLE_IDLE_TIMEOUT", .operations, .int(1...86_400), default: "900",
+        "PHONE_VERIFY_CONSOLE_IDLE_TIMEOUT", .operations, .int(1...86_400), defaultsTo: 900,
         "seconds without a request after which an operator console session ends (sign in again); sessions end 12 h after sign-in regardless")
 
     public static let consoleSecureCookie = Setting<Bool>(
-        "PHONE_VERIFY_CONSOLE_SECURE_COOKIE", .operations, .flag, default: "false",
+        "PHONE_VERIFY_CONSOLE_SECURE_COOKIE", .operations, .flag, defaultsTo: false, shown: "false",
         "true: the console cookie is always Secure with the __Host- name, also for a browser on a loopback address without proxy headers (a TLS terminator on the same host that adds no X-Forwarded-*); false: Secure unless such a loopback peer")
 
     static let operationsSection: [any SettingEntry] = [

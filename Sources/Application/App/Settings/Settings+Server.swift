@@ -8,11 +8,11 @@ extension Settings {
         "file of KEY=VALUE lines read before the environment (the environment wins)")
 
     public static let mode = Setting<Configuration.Mode>(
-        "PHONE_VERIFY_MODE", .server, .choice(Configuration.Mode.self), default: "development",
+        "PHONE_VERIFY_MODE", .server, .choice(Configuration.Mode.self), defaultsTo: .development, shown: "development",
         "development or production (the Docker image sets production); production refuses dev endpoints, generated keys and secrets, and the console sink")
 
     public static let devExpose = Setting<Bool>(
-        "PHONE_VERIFY_DEV_EXPOSE", .server, .flag, default: "false",
+        "PHONE_VERIFY_DEV_EXPOSE", .server, .flag, defaultsTo: false, shown: "false",
         "true: development endpoints (/dev/…: messages and their codes) answer every client, not only loopback ones (logged as a warning at start)")
 
     public static let listen = Setting<(host: String, port: Int)>(
@@ -20,7 +20,7 @@ extension Settings {
         "host:port to listen on; port 0 picks a free port and prints it")
 
     public static let dataDirectory = Setting<String>(
-        "PHONE_VERIFY_DATA_DIR", .server, .text, default: "./data",
+        "PHONE_VERIFY_DATA_DIR", .server, .text, defaultsTo: "./data",
         "directory of the SQLite database and, in development, generated keys")
 
     public static let databaseURL = Setting<(sqlitePath: String?, postgresURL: String?)>(
@@ -29,11 +29,11 @@ extension Settings {
         secret: true)
 
     public static let postgresPoolSize = Setting<Int>(
-        "PHONE_VERIFY_POSTGRES_POOL_SIZE", .server, .int(1...256), default: "16",
+        "PHONE_VERIFY_POSTGRES_POOL_SIZE", .server, .int(1...256), defaultsTo: 16,
         "PostgreSQL connections per replica")
 
     public static let sqliteSynchronous = Setting<String>(
-        "PHONE_VERIFY_SQLITE_SYNCHRONOUS", .server, .oneOf(["NORMAL", "FULL", "EXTRA"]) { $0.uppercased() }, default: "NORMAL",
+        "PHONE_VERIFY_SQLITE_SYNCHRONOUS", .server, .oneOf(["NORMAL", "FULL", "EXTRA"]) { $0.uppercased() }, defaultsTo: "NORMAL",
         "SQLite synchronous level: NORMAL (durable across process crashes) or FULL (also across power loss)")
 
     static let serverSection: [any SettingEntry] = [configFile, mode, devExpose, listen, dataDirectory, databaseURL, postgresPoolSize, sqliteSynchronous]
