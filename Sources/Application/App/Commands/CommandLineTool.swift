@@ -127,7 +127,7 @@ public enum CommandLineTool {
             FileHandle.standardOutput.write(Data("phone-verify listening on \(listen) (issuer \(app.issuer), \(c.mode.rawValue) mode)\n".utf8))
             let signal = signals.wait()
             logger.info("shutting down", [("signal", String(signal))])
-            app.shutdown()
+            app.shutdown(graceSeconds: Double(c.shutdownGrace))
             return 0
         }
     }

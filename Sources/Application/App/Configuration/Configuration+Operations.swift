@@ -10,5 +10,6 @@ extension Configuration {
         console = reader.value(Settings.console)
         consoleIdleTimeout = reader.value(Settings.consoleIdleTimeout)
         consoleSecureCookie = reader.value(Settings.consoleSecureCookie)
+        shutdownGrace = reader.value(Settings.shutdownGrace)
     }
 }

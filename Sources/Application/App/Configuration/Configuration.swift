@@ -58,6 +58,8 @@ public struct Configuration: Sendable {
     /// Seconds of inactivity that end an operator console session.
     public var consoleIdleTimeout: Int = Settings.consoleIdleTimeout.standard
     public var consoleSecureCookie: Bool = Settings.consoleSecureCookie.standard
+    /// Seconds in-flight requests may take to finish at shutdown.
+    public var shutdownGrace: Int = Settings.shutdownGrace.standard
     public var limits = RateLimits.defaults
     public var fraud = FraudPolicy()
     public var testNumbers = TestNumbers()

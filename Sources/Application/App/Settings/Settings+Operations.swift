@@ -39,8 +39,13 @@ extension Settings {
         "PHONE_VERIFY_CONSOLE_SECURE_COOKIE", .operations, .flag, defaultsTo: false, shown: "false",
         "true: the console cookie is always Secure with the __Host- name, also for a browser on a loopback address without proxy headers (a TLS terminator on the same host that adds no X-Forwarded-*); false: Secure unless such a loopback peer")
 
+    public static let shutdownGrace = Setting<Int>(
+        "PHONE_VERIFY_SHUTDOWN_GRACE", .operations, .int(1...300), defaultsTo: 10,
+        "seconds in-flight requests may take to finish after SIGTERM or SIGINT before the server closes their connections")
+
     static let operationsSection: [any SettingEntry] = [
         trustedProxies, corsOrigins, httpThreads, maxConnections, logLevel, retention, console, consoleIdleTimeout, consoleSecureCookie,
+        shutdownGrace,
     ]
 }
 
