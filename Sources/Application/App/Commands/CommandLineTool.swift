@@ -45,29 +45,34 @@ public enum CommandLineTool {
         case "limits":
             return withConfiguration(environment) { c in try LimitsCommand.run(Array(args.dropFirst()), c) }
         case "backup":
-            guard args.count == 2 else {
-                FileHandle.standardError.write(Data("usage: phone-verify backup FILE (a new file: a consistent copy of the SQLite database)\n".utf8))
-                return 64
-            }
-            return withConfiguration(environment) { c in
-                guard c.postgresURL == nil else {
-                    FileHandle.standardError.write(Data("phone-verify: the store is PostgreSQL: back it up with pg_dump or your provider's snapshots\n".utf8))
-                    return 64
-                }
-                guard !FileManager.default.fileExists(atPath: args[1]) else {
-                    FileHandle.standardError.write(Data("phone-verify: \(args[1]) exists; backups go to a new file\n".utf8))
-                    return 73
-                }
-                let opened = try StoreFactory.openExisting(c)
-                defer { opened.close() }
-                guard let store = opened.store as? SQLiteStore else { return 70 }
-                try store.backup(to: args[1])
-                print("{\"backup\":\"\(args[1])\",\"schema_version\":\(opened.schemaVersion)}")
-                return 0
-            }
+            return backup(args, environment: environment)
         default:
             FileHandle.standardError.write(Data("phone-verify: unknown command \(args[0]); see --help\n".utf8))
             return 64
+        }
+    }
+
+    /// `backup FILE`: a consistent copy of the SQLite database in a new file.
+    static func backup(_ args: [String], environment: [String: String]) -> Int32 {
+        guard args.count == 2 else {
+            FileHandle.standardError.write(Data("usage: phone-verify backup FILE (a new file: a consistent copy of the SQLite database)\n".utf8))
+            return 64
+        }
+        return withConfiguration(environment) { c in
+            guard c.postgresURL == nil else {
+                FileHandle.standardError.write(Data("phone-verify: the store is PostgreSQL: back it up with pg_dump or your provider's snapshots\n".utf8))
+                return 64
+            }
+            guard !FileManager.default.fileExists(atPath: args[1]) else {
+                FileHandle.standardError.write(Data("phone-verify: \(args[1]) exists; backups go to a new file\n".utf8))
+                return 73
+            }
+            let opened = try StoreFactory.openExisting(c)
+            defer { opened.close() }
+            guard let store = opened.store as? SQLiteStore else { return 70 }
+            try store.backup(to: args[1])
+            print("{\"backup\":\"\(args[1])\",\"schema_version\":\(opened.schemaVersion)}")
+            return 0
         }
     }
 

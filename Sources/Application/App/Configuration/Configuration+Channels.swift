@@ -8,22 +8,7 @@ extension Configuration {
     /// settings (`Settings+Channels.swift`, `Settings+ChannelVendors.swift`). Runs after
     /// `readGateways`: vendors' account credentials are shared with the SMS gateways.
     mutating func readChannels(_ reader: inout SettingReader) {
-        var policy = ChannelPolicy()
-        let names = reader.value(Settings.channels)
-        policy.enabled = Set(names.compactMap(Channel.init(rawValue:)))
-        policy.autoEnabled = names.contains("auto")
-        let autoGiven = reader(Settings.autoChannels)
-        policy.autoOrder = (autoGiven ?? Settings.autoChannels.standard).compactMap(Channel.init(rawValue:))
-        policy.fallbackAfter = reader.value(Settings.autoFallbackAfter)
-        policy.callLineTypes = reader.value(Settings.callLineTypes)
-        if policy.autoEnabled {
-            let off = policy.autoOrder.filter { !policy.enabled.contains($0) }.map(\.rawValue)
-            if !off.isEmpty {
-                reader.problem(
-                    Settings.autoChannels, (autoGiven == nil ? "(default \(Settings.autoChannels.defaultValue)) " : "")
-                        + "lists \(off.joined(separator: ", ")), which \(Settings.channels.name) does not enable")
-            }
-        }
+        let policy = readChannelPolicy(&reader)
         self.policy.channels = policy
         let needed = policy.enabled.union(policy.autoEnabled ? Set(policy.autoOrder) : [])
 
@@ -75,6 +60,28 @@ extension Configuration {
             webhook = WebhookSettings(url: url, secret: reader.required(Settings.webhookSecret, for: user)?.text ?? "")
         }
         channelGateways = g
+    }
+
+    /// The channels clients may ask for and `auto`'s order (`PHONE_VERIFY_CHANNELS`,
+    /// `PHONE_VERIFY_AUTO_CHANNELS`); `auto` may only list enabled channels.
+    private func readChannelPolicy(_ reader: inout SettingReader) -> ChannelPolicy {
+        var policy = ChannelPolicy()
+        let names = reader.value(Settings.channels)
+        policy.enabled = Set(names.compactMap(Channel.init(rawValue:)))
+        policy.autoEnabled = names.contains("auto")
+        let autoGiven = reader(Settings.autoChannels)
+        policy.autoOrder = (autoGiven ?? Settings.autoChannels.standard).compactMap(Channel.init(rawValue:))
+        policy.fallbackAfter = reader.value(Settings.autoFallbackAfter)
+        policy.callLineTypes = reader.value(Settings.callLineTypes)
+        if policy.autoEnabled {
+            let off = policy.autoOrder.filter { !policy.enabled.contains($0) }.map(\.rawValue)
+            if !off.isEmpty {
+                reader.problem(
+                    Settings.autoChannels, (autoGiven == nil ? "(default \(Settings.autoChannels.defaultValue)) " : "")
+                        + "lists \(off.joined(separator: ", ")), which \(Settings.channels.name) does not enable")
+            }
+        }
+        return policy
     }
 
     /// A channel's gateway list: as given; else, when the channel is enabled (or in `auto`'s

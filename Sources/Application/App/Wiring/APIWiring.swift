@@ -16,17 +16,8 @@ enum APIWiring {
         let store = opened.store, issuer = listener.issuer, gateway = delivery.gateway
         let credentials = CredentialIssuer(
             issuer: issuer, audience: c.audience, lifetime: c.credentialTTL, keys: keyRing, random: random)
-        let service = VerificationService(
-            store: store, parser: DeclaredRangesParser(inner: LibPhoneNumberParser(), ranges: c.numberRanges), hasher: HMACCodeHasher(key: secrets.keys.codeHashKey), sealer: secrets.sealer,
-            random: random, clock: clock, policy: c.policy,
-            composer: TemplateComposer(appName: c.appName, otpDomain: c.otpDomain, androidAppHash: c.androidAppHash, overrides: c.templateOverrides),
-            notifier: delivery.worker, issuer: credentials,
-            protection: AbuseProtection(limits: c.limits, fraud: c.fraud, testNumbers: c.testNumbers), events: delivery.metrics,
-            challenges: try ChallengeFactory.gate(
-                ChallengeFactory.Parts(
-                    configuration: c, ledger: store, clock: clock, random: random, nonceKey: secrets.keys.challengeNonceKey, logger: logger),
-                events: delivery.metrics),
-            challengePolicy: c.challenges.policy, eventRecorder: delivery.eventRecorder)
+        let service = try verificationService(
+            c, store: store, secrets: secrets, delivery: delivery, credentials: credentials, clock: clock, random: random, logger: logger)
         var dependencies = APIDependencies(
             service: service, keys: keyRing, issuer: issuer, clock: clock, random: random,
             logger: logger,
@@ -57,20 +48,8 @@ enum APIWiring {
         dependencies.sessions = try SessionWiring.verifier(c, issuer: issuer, keys: keyRing, clock: clock, logger: logger)
         dependencies.introspection = SessionWiring.introspector(c, issuer: issuer, keys: keyRing, store: store, clock: clock, random: random)
         dependencies.callbackAuth = GatewayFactory.callbackAuth(c, publicURL: listener.publicURL, clock: clock)
-        if let credentials = c.twilioCompatCredentials {
-            // The /v2 endpoints need a store that keeps their services and links (SQLite and
-            // PostgreSQL both do); with another store they answer 501 with a clear message
-            // (docs/TWILIO_COMPAT.md).
-            let compatStore = store as? any TwilioCompatStore
-            if compatStore == nil {
-                logger.warning("the Twilio-compatible API is not available with this store; /v2 answers 501", [("database", opened.opened.description)])
-            }
-            let compat = TwilioCompatDependencies(
-                credentials: credentials, service: compatStore.map {
-                    TwilioCompatService(verifications: service, store: $0, customCodeAccounts: c.twilioCompatCustomCodeAccounts)
-                },
-                baseURL: listener.publicURL)
-            dependencies.features.append(TwilioCompatFeature(compat, logger: logger).api)
+        if let compat = twilioCompat(c, store: opened, service: service, baseURL: listener.publicURL, logger: logger) {
+            dependencies.features.append(compat)
         }
         if let inbox = delivery.devInbox {
             dependencies.features.append(
@@ -84,5 +63,45 @@ enum APIWiring {
         }
         dependencies.observabilityNeedsKey = c.mode == .production
         return dependencies
+    }
+
+    /// The native API's domain service: parsing, hashing, sealing, templates, abuse protection,
+    /// challenges and events, over the store and the delivery worker.
+    static func verificationService(
+        _ c: Configuration, store: any AppStore, secrets: Secrets, delivery: DeliveryService, credentials: CredentialIssuer,
+        clock: any Clock, random: any RandomSource, logger: Logger
+    ) throws -> VerificationService {
+        return VerificationService(
+            store: store, parser: DeclaredRangesParser(inner: LibPhoneNumberParser(), ranges: c.numberRanges), hasher: HMACCodeHasher(key: secrets.keys.codeHashKey), sealer: secrets.sealer,
+            random: random, clock: clock, policy: c.policy,
+            composer: TemplateComposer(appName: c.appName, otpDomain: c.otpDomain, androidAppHash: c.androidAppHash, overrides: c.templateOverrides),
+            notifier: delivery.worker, issuer: credentials,
+            protection: AbuseProtection(limits: c.limits, fraud: c.fraud, testNumbers: c.testNumbers), events: delivery.metrics,
+            challenges: try ChallengeFactory.gate(
+                ChallengeFactory.Parts(
+                    configuration: c, ledger: store, clock: clock, random: random, nonceKey: secrets.keys.challengeNonceKey, logger: logger),
+                events: delivery.metrics),
+            challengePolicy: c.challenges.policy, eventRecorder: delivery.eventRecorder)
+    }
+
+    /// The Twilio-compatible API (docs/TWILIO_COMPAT.md) when its credentials are set.
+    static func twilioCompat(
+        _ c: Configuration, store opened: StoreService, service: VerificationService, baseURL: String, logger: Logger
+    ) -> APIFeature? {
+        guard let credentials = c.twilioCompatCredentials else { return nil }
+        let store = opened.store
+        // The /v2 endpoints need a store that keeps their services and links (SQLite and
+        // PostgreSQL both do); with another store they answer 501 with a clear message
+        // (docs/TWILIO_COMPAT.md).
+        let compatStore = store as? any TwilioCompatStore
+        if compatStore == nil {
+            logger.warning("the Twilio-compatible API is not available with this store; /v2 answers 501", [("database", opened.opened.description)])
+        }
+        let compat = TwilioCompatDependencies(
+            credentials: credentials, service: compatStore.map {
+                TwilioCompatService(verifications: service, store: $0, customCodeAccounts: c.twilioCompatCustomCodeAccounts)
+            },
+            baseURL: baseURL)
+        return TwilioCompatFeature(compat, logger: logger).api
     }
 }
