@@ -57,10 +57,11 @@ public final class Application: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting, lets in-flight requests finish (bounded) while every other part still
-    /// runs, then stops the services in reverse: the workers, the listener, the store last.
-    public func shutdown(graceSeconds: Double = 10) {
-        running?.listener.drain(graceSeconds: graceSeconds)
+    /// Stops accepting, lets in-flight requests finish (within `graceSeconds`, by default
+    /// `PHONE_VERIFY_SHUTDOWN_GRACE`) while every other part still runs, then stops the services
+    /// in reverse: the workers, the listener, the store last.
+    public func shutdown(graceSeconds: Double? = nil) {
+        running?.listener.drain(graceSeconds: graceSeconds ?? Double(configuration.shutdownGrace))
         running?.services.stop()
         logger.info("stopped")
     }

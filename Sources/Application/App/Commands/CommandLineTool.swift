@@ -132,7 +132,7 @@ public enum CommandLineTool {
             FileHandle.standardOutput.write(Data("phone-verify listening on \(listen) (issuer \(app.issuer), \(c.mode.rawValue) mode)\n".utf8))
             let signal = signals.wait()
             logger.info("shutting down", [("signal", String(signal))])
-            app.shutdown(graceSeconds: Double(c.shutdownGrace))
+            app.shutdown()
             return 0
         }
     }

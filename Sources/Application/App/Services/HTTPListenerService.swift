@@ -11,6 +11,8 @@ final class HTTPListenerService: ApplicationService {
     let issuer: String
     /// Base of the absolute URLs given to vendors and clients.
     let publicURL: String
+    /// How long in-flight requests may take to finish when stopped (`PHONE_VERIFY_SHUTDOWN_GRACE`).
+    private let graceSeconds: Double
 
     /// Binds and starts serving (503 for now).
     init(configuration c: Configuration) throws {
@@ -20,6 +22,7 @@ final class HTTPListenerService: ApplicationService {
             responder: responder)
         try server.start()
         self.server = server
+        graceSeconds = Double(c.shutdownGrace)
         issuer = c.issuer ?? "http://\(Application.urlHost(c.listenHost)):\(server.port)"
         publicURL = c.publicURL ?? Configuration.withoutTrailingSlashes(issuer)
     }
@@ -33,7 +36,7 @@ final class HTTPListenerService: ApplicationService {
 
     /// Stops accepting and lets in-flight requests finish (bounded by `graceSeconds`). Calling it
     /// again does nothing.
-    func drain(graceSeconds: Double = 10) {
+    func drain(graceSeconds: Double) {
         server.stopAccepting()
         server.shutdown(graceSeconds: graceSeconds)
     }
@@ -41,6 +44,6 @@ final class HTTPListenerService: ApplicationService {
     /// After ``drain(graceSeconds:)`` there is nothing left to do; after a failed start it closes
     /// the server.
     func stop() {
-        drain()
+        drain(graceSeconds: graceSeconds)
     }
 }
