@@ -10,7 +10,7 @@ extension Configuration {
             challenges.siteVerify.turnstile = SiteVerifySettings.Vendor(
                 siteKey: reader.required(Settings.turnstileSiteKey, for: user) ?? "",
                 secret: reader.required(Settings.turnstileSecret, for: user) ?? "",
-                verifyURL: reader(Settings.turnstileVerifyURL) ?? TurnstileVerifier.defaultURL,
+                verifyURL: reader.value(Settings.turnstileVerifyURL),
                 hostnames: reader(Settings.turnstileHostnames) ?? [],
                 action: reader(Settings.turnstileAction))
         }
@@ -19,7 +19,7 @@ extension Configuration {
             challenges.siteVerify.hcaptcha = SiteVerifySettings.Vendor(
                 siteKey: reader.required(Settings.hcaptchaSiteKey, for: user) ?? "",
                 secret: reader.required(Settings.hcaptchaSecret, for: user) ?? "",
-                verifyURL: reader(Settings.hcaptchaVerifyURL) ?? HCaptchaVerifier.defaultURL,
+                verifyURL: reader.value(Settings.hcaptchaVerifyURL),
                 hostnames: reader(Settings.hcaptchaHostnames) ?? [])
             challenges.siteVerify.hcaptchaMaxScore = reader(Settings.hcaptchaMaxScore)
         }

@@ -13,7 +13,7 @@ extension Settings {
         secret: true)
 
     public static let turnstileVerifyURL = Setting<String>(
-        "PHONE_VERIFY_TURNSTILE_VERIFY_URL", .challenges, .url, default: TurnstileVerifier.defaultURL,
+        "PHONE_VERIFY_TURNSTILE_VERIFY_URL", .challenges, .url, defaultsTo: TurnstileVerifier.defaultURL,
         "Turnstile siteverify URL (point it at a local fake in tests)",
         production: .httpsOrLoopback { $0.challenges.siteVerify.turnstile?.verifyURL })
 
@@ -35,7 +35,7 @@ extension Settings {
         secret: true)
 
     public static let hcaptchaVerifyURL = Setting<String>(
-        "PHONE_VERIFY_HCAPTCHA_VERIFY_URL", .challenges, .url, default: HCaptchaVerifier.defaultURL,
+        "PHONE_VERIFY_HCAPTCHA_VERIFY_URL", .challenges, .url, defaultsTo: HCaptchaVerifier.defaultURL,
         "hCaptcha siteverify URL",
         production: .httpsOrLoopback { $0.challenges.siteVerify.hcaptcha?.verifyURL })
 
