@@ -17,6 +17,14 @@ import VerifyCore
         #expect(try Configuration.load(environment: ["PHONE_VERIFY_HTTP_THREADS": "8"]).httpThreads == 8)
     }
 
+    @Test func shutdownGraceIsReadAndBounded() throws {
+        #expect(try Configuration.load(environment: [:]).shutdownGrace == 10)
+        #expect(try Configuration.load(environment: ["PHONE_VERIFY_SHUTDOWN_GRACE": "30"]).shutdownGrace == 30)
+        for bad in ["0", "301", "soon"] {
+            #expect(throws: ConfigurationError.self) { try Configuration.load(environment: ["PHONE_VERIFY_SHUTDOWN_GRACE": bad]) }
+        }
+    }
+
     @Test func thePublicURLIsABaseWithoutATrailingSlash() throws {
         let c = try Configuration.load(environment: ["PHONE_VERIFY_PUBLIC_URL": "https://verify.example.test//"])
         #expect(c.publicURL == "https://verify.example.test")

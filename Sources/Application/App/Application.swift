@@ -4,9 +4,10 @@ import Gateways
 import Telemetry
 import VerifyCore
 
-/// Wires every part together from a configuration and runs it: an ordered list of services
-/// (store, secrets, HTTP listener, delivery worker, signing keys, API), started in that order
-/// and stopped in reverse (``ServiceGroup``).
+/// Wires every part together from a configuration and runs it: the parts are built in dependency
+/// order, each from values built before it (store, secrets, HTTP listener, gateway chain,
+/// delivery worker, event senders, signing keys, API); the running ones are services, stopped in
+/// reverse (``ServiceGroup``).
 ///
 /// `@unchecked Sendable`: `start` and `shutdown` are called one after the other by one caller (the
 /// `serve` command, or a test), never concurrently; request threads never touch this object.
@@ -17,9 +18,7 @@ public final class Application: @unchecked Sendable {
     let random: any RandomSource
     let consoleOutput: (@Sendable (String) -> Void)?
 
-    private var group: ServiceGroup?
-    private var listener: HTTPListenerService?
-    private var delivery: DeliveryService?
+    private var running: RunningApplication?
 
     /// `consoleOutput` replaces stdout for the console sink (tests).
     public init(
@@ -34,45 +33,36 @@ public final class Application: @unchecked Sendable {
     }
 
     /// The bound port (after `start`).
-    public var port: Int { listener?.port ?? 0 }
+    public var port: Int { running?.listener.port ?? 0 }
     /// The credentials' issuer (after `start`).
-    public var issuer: String { listener?.issuer ?? "" }
+    public var issuer: String { running?.listener.issuer ?? "" }
     /// The gateway chain (for readiness and metrics).
-    public var gateway: ChannelRouter? { delivery?.gateway }
+    public var gateway: ChannelRouter? { running?.delivery.gateway }
     /// In development mode, the record of sent messages.
-    public var devInbox: DevInbox? { delivery?.devInbox }
+    public var devInbox: DevInbox? { running?.delivery.devInbox }
 
-    /// Checks the environment, then starts the services in order; a failure stops those started.
+    /// Checks the environment, then builds the parts in dependency order (``assemble(into:)``);
+    /// a failure stops the services already running.
     public func start() throws {
-        let c = configuration
         // A write to a closed pipe (stdout of the console sink, stderr piped to a log shipper that
         // restarted) must fail that write, not kill the server; sockets already avoid SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         warnAboutConfiguration()
-        let store = StoreService(configuration: c)
-        let secrets = SecretsService(configuration: c)
-        let listener = HTTPListenerService(configuration: c, responder: LateBoundResponder())
-        let delivery = DeliveryService(
-            configuration: c, store: store, secrets: secrets, listener: listener, clock: clock, random: random, logger: logger,
-            consoleOutput: consoleOutput)
-        let events = EventService(configuration: c, store: store, delivery: delivery, clock: clock, random: random, logger: logger)
-        delivery.eventRecorder = events.recorder
-        let signingKeys = SigningKeyService(configuration: c, store: store, secrets: secrets, clock: clock, logger: logger)
-        let api = APIService(
-            configuration: c, store: store, secrets: secrets, listener: listener, delivery: delivery, signingKeys: signingKeys,
-            clock: clock, random: random, logger: logger)
-        self.listener = listener
-        self.delivery = delivery
-        let group = ServiceGroup([store, secrets, listener, delivery, events, signingKeys, api])
-        self.group = group
-        try group.start()
+        let services = ServiceGroup()
+        do {
+            running = try assemble(into: services)
+        } catch {
+            services.stop()
+            throw error
+        }
     }
 
-    /// Stops accepting, lets in-flight requests finish (bounded), stops the worker, closes the store.
-    public func shutdown(graceSeconds: Double = 10) {
-        listener?.graceSeconds = graceSeconds
-        group?.stop()
-        group = nil
+    /// Stops accepting, lets in-flight requests finish (within `graceSeconds`, by default
+    /// `PHONE_VERIFY_SHUTDOWN_GRACE`) while every other part still runs, then stops the services
+    /// in reverse: the workers, the listener, the store last.
+    public func shutdown(graceSeconds: Double? = nil) {
+        running?.listener.drain(graceSeconds: graceSeconds ?? Double(configuration.shutdownGrace))
+        running?.services.stop()
         logger.info("stopped")
     }
 

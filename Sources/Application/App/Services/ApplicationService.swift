@@ -1,8 +1,8 @@
-/// One part of the running application (the store, the delivery worker, the HTTP server…), in
-/// swift-service-lifecycle's shape without its async: ``ServiceGroup`` starts the parts in order
-/// and stops them in reverse, so each part starts after what it uses and stops before it.
+/// One running part of the application (the store, the HTTP listener, a worker's threads): its
+/// initialiser starts it from parts built before it, and ``ServiceGroup`` stops the parts in
+/// reverse, so each part stops before what it uses. What does not run (keys, the gateway chain,
+/// the key ring) is a value, not a service.
 protocol ApplicationService: AnyObject {
-    func start() throws
-    /// Called once, and only after `start` returned.
+    /// Called once.
     func stop()
 }

@@ -4,39 +4,19 @@ import Gateways
 import Telemetry
 import VerifyCore
 
-/// The events for the main auth server (docs/EVENTS.md): the recorder the domain writes them
-/// with, built at once (the delivery worker and the API need it), and the senders, started after
-/// the store and the delivery service (whose registry serves the metrics) and stopped before
-/// them. With no events URL there is neither: nothing is written, nothing runs.
+/// The senders of the events for the main auth server (docs/EVENTS.md), started after the store
+/// and the delivery worker and stopped before them. Only built when an events URL is set; the
+/// recorder the domain writes events with is built before the delivery worker (which records
+/// `delivery.updated`) and passed to it and to the API.
 final class EventService: ApplicationService {
-    let configuration: Configuration
-    let store: StoreService
-    let delivery: DeliveryService
-    let clock: any Clock
-    let random: any RandomSource
-    let logger: Logger
-    /// Nil when events are off.
-    let recorder: EventRecorder?
-    private var worker: EventDeliveryWorker?
+    private let worker: EventDeliveryWorker
 
+    /// Starts the sender threads.
     init(
-        configuration: Configuration, store: StoreService, delivery: DeliveryService, clock: any Clock, random: any RandomSource,
-        logger: Logger
-    ) {
-        self.configuration = configuration
-        self.store = store
-        self.delivery = delivery
-        self.clock = clock
-        self.random = random
-        self.logger = logger
-        recorder = configuration.events.map {
-            EventRecorder(types: $0.types, random: random, fraudWindow: configuration.fraud.window)
-        }
-    }
-
-    func start() throws {
-        guard let settings = configuration.events else { return }
-        guard let outbox = store.store as? any EventOutboxStore else {
+        settings: Configuration.EventSettings, store: any AppStore, metrics: MetricsRegistry, clock: any Clock,
+        random: any RandomSource, logger: Logger
+    ) throws {
+        guard let outbox = store as? any EventOutboxStore else {
             throw EventServiceError(description: "events need a store with an events outbox (SQLite or PostgreSQL)")
         }
         let client = HTTPClient(configuration: HTTPClientConfiguration(
@@ -47,16 +27,14 @@ final class EventService: ApplicationService {
         tuning.maxAttempts = settings.maxAttempts
         tuning.maxAge = Double(settings.maxAge)
         tuning.sendTimeout = Double(settings.timeout)
-        let worker = EventDeliveryWorker(
-            store: outbox, sender: sender, clock: clock, random: random, logger: logger, metrics: delivery.metrics.registry,
-            configuration: tuning)
-        self.worker = worker
+        worker = EventDeliveryWorker(
+            store: outbox, sender: sender, clock: clock, random: random, logger: logger, metrics: metrics, configuration: tuning)
         worker.start()
         logger.info("events enabled", [("types", settings.types.map(\.rawValue).sorted().joined(separator: ","))])
     }
 
     func stop() {
-        worker?.stop()
+        worker.stop()
     }
 }
 

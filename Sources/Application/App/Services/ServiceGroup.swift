@@ -1,31 +1,20 @@
-/// Starts services in order and stops them in reverse. When one fails to start, those already
-/// started are stopped (in reverse) before the error is rethrown, so a failed start leaves no
-/// threads, sockets or open stores behind.
+/// The running services, in the order they were started; stops them in reverse. When a part
+/// fails to start, `Application.start` stops those already added before rethrowing, so a failed
+/// start leaves no threads, sockets or open stores behind.
 final class ServiceGroup {
-    private let services: [any ApplicationService]
-    private var started = 0
+    private var running: [any ApplicationService] = []
 
-    init(_ services: [any ApplicationService]) {
-        self.services = services
-    }
-
-    func start() throws {
-        for service in services {
-            do {
-                try service.start()
-            } catch {
-                stop()
-                throw error
-            }
-            started += 1
-        }
+    /// Records a service that has just started; returns it.
+    @discardableResult
+    func add<Service: ApplicationService>(_ service: Service) -> Service {
+        running.append(service)
+        return service
     }
 
     /// Stops what was started, last first. Calling it again does nothing.
     func stop() {
-        while started > 0 {
-            started -= 1
-            services[started].stop()
+        while let service = running.popLast() {
+            service.stop()
         }
     }
 }
