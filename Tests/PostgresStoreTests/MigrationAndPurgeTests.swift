@@ -19,7 +19,7 @@ struct MigrationAndPurgeTests {
         let connection = try TestDatabase.connect(schema: schema)
         let versions = try connection.query("SELECT version FROM schema_migrations ORDER BY version").compactMap { $0.int("version") }
         #expect(versions == (1...Int64(PostgresStore.latestSchemaVersion)).map { $0 })
-        #expect(PostgresStore.latestSchemaVersion == 16)
+        #expect(PostgresStore.latestSchemaVersion == 15)
         // Opening again applies nothing.
         _ = try TestDatabase.store(schema: schema, poolSize: 1)
         #expect(try connection.queryFirst("SELECT COUNT(*) AS n FROM schema_migrations")?.int("n") == Int64(versions.count))

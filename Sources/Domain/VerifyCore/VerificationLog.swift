@@ -46,6 +46,17 @@ public struct VerificationLogQuery: Sendable, Equatable {
         self.limit = limit
         self.now = now
     }
+
+    /// The least id a verification created in `date`'s millisecond or later can have: ids begin
+    /// with their creation millisecond (``RandomSource/timeOrderedIdentifier(prefix:at:)``), so
+    /// the stores page and bound the log by the primary key, with no index on `created_at` (one
+    /// index entry less per start). `created_at` is the same instant rounded to the nearest
+    /// millisecond, the id's rounded down: a store widens a lower bound by 1 ms and filters on
+    /// `created_at` too.
+    public static func idBound(_ date: Date) -> String {
+        let millis = UInt64(min(max(0, (date.timeIntervalSince1970 * 1000).rounded(.down)), Double(1 << 48 - 1)))
+        return "ver_" + Hex.encode((0..<6).map { UInt8(truncatingIfNeeded: millis >> (40 - 8 * UInt64($0))) })
+    }
 }
 
 /// One row of the log: the verification and the latest message that went (or is going) out.
@@ -72,7 +83,7 @@ public struct VerificationLogPage: Sendable, Equatable {
 }
 
 /// The console's reads of verifications across numbers, bounded so a page never reads the
-/// whole table: newest first by `(created_at, id)` (an index), at most ``VerificationLogQuery/scanLimit`` rows
+/// whole table: newest first by id (the primary key; an id begins with its creation millisecond), at most ``VerificationLogQuery/scanLimit`` rows
 /// examined per page whatever the filters, and a cursor to continue.
 public protocol VerificationLogStore: Sendable {
     func verificationLog(_ query: VerificationLogQuery) throws -> VerificationLogPage

@@ -19,7 +19,10 @@ extension DeliveryWorker {
         let now = DispatchTime.now().uptimeNanoseconds
         condition.lock()
         defer { condition.unlock() }
-        if !handed.isEmpty { handed.removeAll { $0.message.verificationID == verificationID } }
+        if !handed.isEmpty {
+            handed.removeAll { $0.message.verificationID == verificationID }
+            handedCount.store(handed.count, ordering: .relaxed)
+        }
         while supersededHead < supersededOrder.count,
             supersededOrder[supersededHead].until <= now || supersededHeld.count >= Self.supersededCapacity
         {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Telemetry
 import VerifyCore
 
@@ -42,6 +43,13 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     var oldestCompletion: UInt64 = 0
     var running = false
     private var threadsAlive = 0
+    /// Mirrors of `running`, `stopRequested` and `handed.count`, written with `condition` held
+    /// and read without it: the request path (`handOffLease`, every start) and the sending
+    /// loop's per-message checks then take no lock that 64 request threads and the sending
+    /// threads contend for (each contended take was a sleep and a wake-up).
+    private let runningFlag = Atomic<Bool>(false)
+    private let stopFlag = Atomic<Bool>(false)
+    let handedCount = Atomic<Int>(0)
 
     public init(
         outbox: any OutboxStore, gateway: any SMSGateway, sealer: any MessageSealer, clock: any Clock,
@@ -73,10 +81,12 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     /// another replica while held here is still sent (its row keeps the superseded state).
     private var handOffCapacity: Int { max(1, configuration.batchSize * configuration.threads) }
 
+    /// Without the lock: the capacity is a soft bound (a hand-off racing another may pass it by
+    /// a few), and a lease given just before `stop` is handed back by `handOff`.
     public func handOffLease(now: Date) -> OutboxLease? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard running && !stopRequested && handed.count < handOffCapacity else { return nil }
+        guard runningFlag.load(ordering: .acquiring) && !stopFlag.load(ordering: .acquiring)
+            && handedCount.load(ordering: .relaxed) < handOffCapacity
+        else { return nil }
         return OutboxLease(owner: owner, until: now.addingTimeInterval(TimeInterval(configuration.leaseSeconds)))
     }
 
@@ -105,6 +115,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
             return
         }
         handed.append((message, payload))
+        handedCount.store(handed.count, ordering: .relaxed)
         wakeups += 1
         condition.signal()
         condition.unlock()
@@ -114,6 +125,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     public func start() {
         condition.lock()
         running = true
+        runningFlag.store(true, ordering: .releasing)
         threadsAlive = configuration.threads + 1
         condition.unlock()
         for i in 0..<configuration.threads {
@@ -132,6 +144,8 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         guard running else { condition.unlock(); return }
         running = false
         stopRequested = true
+        runningFlag.store(false, ordering: .releasing)
+        stopFlag.store(true, ordering: .releasing)
         condition.broadcast()
         condition.unlock()
         // Never hold `condition` while taking `keeperCondition` (the keeper takes them the other way).
@@ -193,17 +207,9 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
 
     private var stopRequested = false
 
-    private var isStopping: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopRequested
-    }
+    private var isStopping: Bool { stopFlag.load(ordering: .acquiring) }
 
-    private var isRunning: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return running
-    }
+    private var isRunning: Bool { runningFlag.load(ordering: .acquiring) }
 
     /// Sleeps until work is signalled, the buffered outcomes are due (then writes them), or the
     /// poll interval passed (then a claim is due: retries come due in the store).
@@ -232,6 +238,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
         guard count > 0 else { return [] }
         let batch = handed[..<count].map { (message: $0.message, payload: Optional($0.payload)) }
         handed.removeFirst(count)
+        handedCount.store(handed.count, ordering: .relaxed)
         for item in batch { inFlight.insert(item.message.id) }
         return batch
     }
@@ -273,10 +280,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
             if payload == nil && !isStillQueued(message) { continue }
             record(deliver(message, payload: payload), of: message, region: payload?.region)
         }
-        condition.lock()
-        let threadless = !running
-        condition.unlock()
-        if threadless { flushCompletions() }  // tests driving `runOnce` see outcomes at once
+        if !isRunning { flushCompletions() }  // tests driving `runOnce` see outcomes at once
         return batch.count
     }
 

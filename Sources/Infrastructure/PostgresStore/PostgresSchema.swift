@@ -232,9 +232,6 @@ enum PostgresSchema {
         PostgresMigration(version: 15, name: "factor display names", sql: """
             ALTER TABLE factors ADD COLUMN IF NOT EXISTS display_name TEXT;
             """),
-        PostgresMigration(version: 16, name: "verifications by creation time", sql: """
-            CREATE INDEX IF NOT EXISTS verifications_created ON verifications (created_at, id);
-            """),
     ]
 
     /// Unique constraints whose violation means "a concurrent transaction inserted the same key

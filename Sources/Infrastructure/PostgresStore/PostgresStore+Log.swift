@@ -2,8 +2,8 @@ import Foundation
 import Postgres
 import VerifyCore
 
-/// The console's verification log, as SQLite's (`SQLiteStore+Log.swift`): newest first by
-/// `(created_at, id)` (index `verifications_created`), at most ``VerificationLogQuery/scanLimit``
+/// The console's verification log, as SQLite's (`SQLiteStore+Log.swift`): newest first by id
+/// (the primary key; time bounds and cursors are id ranges), at most ``VerificationLogQuery/scanLimit``
 /// rows examined per page, each row's latest message by `outbox_by_verification`.
 extension PostgresStore: VerificationLogStore {
     public func verificationLog(_ q: VerificationLogQuery) throws -> VerificationLogPage {
@@ -12,23 +12,26 @@ extension PostgresStore: VerificationLogStore {
                 var clauses: [String] = []
                 var args: [PostgresValue] = []
                 func arg(_ value: PostgresValue) -> String { args.append(value); return "$\(args.count)" }
-                if let since = q.since { clauses.append("created_at >= \(arg(PostgresRows.millis(since)))") }
-                if let until = q.until { clauses.append("created_at < \(arg(PostgresRows.millis(until)))") }
-                if let after = q.after {
-                    clauses.append("(created_at, id) < (\(arg(PostgresRows.millis(after.createdAt))), \(arg(.text(after.id))))")
+                if let since = q.since {
+                    let lower = VerificationLogQuery.idBound(since.addingTimeInterval(-0.001))
+                    clauses.append("id >= \(arg(.text(lower))) AND created_at >= \(arg(PostgresRows.millis(since)))")
                 }
+                if let until = q.until {
+                    clauses.append("id < \(arg(.text(VerificationLogQuery.idBound(until)))) AND created_at < \(arg(PostgresRows.millis(until)))")
+                }
+                if let after = q.after { clauses.append("id < \(arg(.text(after.id)))") }
                 var bound: VerificationLogCursor?
                 if let phone = q.phoneNumber {
                     clauses.append("phone_number = \(arg(.text(phone)))")
                 } else {
                     let offset = arg(.int(Int64(VerificationLogQuery.scanLimit - 1)))
-                    let sql = "SELECT created_at, id FROM verifications \(Self.whereClause(clauses)) ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET \(offset)"
+                    let sql = "SELECT created_at, id FROM verifications \(Self.whereClause(clauses)) ORDER BY id DESC LIMIT 1 OFFSET \(offset)"
                     let captured = args
                     args.removeLast()
                     if let row = try trip({ try connection.queryFirst(sql, captured) }) {
                         let cursor = VerificationLogCursor(createdAt: PostgresRows.date(row.int("created_at") ?? 0), id: row.text("id") ?? "")
                         bound = cursor
-                        clauses.append("(created_at, id) >= (\(arg(PostgresRows.millis(cursor.createdAt))), \(arg(.text(cursor.id))))")
+                        clauses.append("id >= \(arg(.text(cursor.id)))")
                     }
                 }
                 switch q.status {
@@ -43,7 +46,7 @@ extension PostgresStore: VerificationLogStore {
                         "EXISTS (SELECT 1 FROM outbox o WHERE o.verification_id = verifications.id AND o.channel = \(arg(.text(channel.rawValue))) AND (o.fallback_of IS NULL OR o.attempts > 0))")
                 }
                 let limit = arg(.int(Int64(q.limit + 1)))
-                let sql = "SELECT \(PostgresRows.verificationColumns) FROM verifications \(Self.whereClause(clauses)) ORDER BY created_at DESC, id DESC LIMIT \(limit)"
+                let sql = "SELECT \(PostgresRows.verificationColumns) FROM verifications \(Self.whereClause(clauses)) ORDER BY id DESC LIMIT \(limit)"
                 let all = args
                 let rows = try trip { try connection.query(sql, all) }
                 let entries = try rows.prefix(q.limit).map { row in
@@ -86,8 +89,8 @@ extension PostgresStore: ConsoleStatsStore {
                     try connection.query(
                         """
                         SELECT (created_at / $1) * $1 AS start, region, channel, COUNT(*) AS started, COUNT(approved_at) AS approved
-                        FROM verifications WHERE created_at >= $2 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 LIMIT $3
-                        """, [.int(p), PostgresRows.millis(since), .int(Int64(limit))])
+                        FROM verifications WHERE id >= $4 AND created_at >= $2 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 LIMIT $3
+                        """, [.int(p), PostgresRows.millis(since), .int(Int64(limit)), .text(VerificationLogQuery.idBound(since.addingTimeInterval(-0.001)))])
                 }.map { row in
                     ConversionPoint(
                         start: PostgresRows.date(row.int("start") ?? 0), region: row.text("region") ?? "ZZ", channel: row.text("channel") ?? "sms",

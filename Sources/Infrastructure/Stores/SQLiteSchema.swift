@@ -215,10 +215,5 @@ enum SQLiteSchema {
         Migration(version: 15, name: "factor display names", sql: """
             ALTER TABLE factors ADD COLUMN display_name TEXT;
             """),
-        // The console's verification log and conversion chart (docs/OPERATIONS.md, "Console") read
-        // verifications newest first across numbers: one more index entry per start.
-        Migration(version: 16, name: "verifications by creation time", sql: """
-            CREATE INDEX IF NOT EXISTS verifications_created ON verifications (created_at, id);
-            """),
     ]
 }

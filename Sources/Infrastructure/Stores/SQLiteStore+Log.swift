@@ -2,30 +2,38 @@ import Foundation
 import SQLite
 import VerifyCore
 
-/// The console's verification log: newest first by `(created_at, id)` (index
-/// `verifications_created`, schema 16), at most ``VerificationLogQuery/scanLimit`` rows examined
-/// per page, and each row's latest message by `outbox_by_verification`.
+/// The console's verification log: newest first by id (the primary key: an id begins with its
+/// creation millisecond, ``VerificationLogQuery/idBound(_:)``, so time bounds and cursors are id
+/// ranges and no index on `created_at` costs each start a write), at most
+/// ``VerificationLogQuery/scanLimit`` rows examined per page, and each row's latest message by
+/// `outbox_by_verification`.
 extension SQLiteStore: VerificationLogStore {
     public func verificationLog(_ q: VerificationLogQuery) throws -> VerificationLogPage {
         try database.read { db in
             var clauses: [String] = []
             var args: [SQLiteValue] = []
-            if let since = q.since { clauses.append("created_at >= ?"); args.append(SQLiteRows.millis(since)) }
-            if let until = q.until { clauses.append("created_at < ?"); args.append(SQLiteRows.millis(until)) }
-            if let after = q.after { clauses.append("(created_at, id) < (?, ?)"); args += [SQLiteRows.millis(after.createdAt), .text(after.id)] }
+            if let since = q.since {
+                clauses.append("id >= ? AND created_at >= ?")
+                args += [.text(VerificationLogQuery.idBound(since.addingTimeInterval(-0.001))), SQLiteRows.millis(since)]
+            }
+            if let until = q.until {
+                clauses.append("id < ? AND created_at < ?")
+                args += [.text(VerificationLogQuery.idBound(until)), SQLiteRows.millis(until)]
+            }
+            if let after = q.after { clauses.append("id < ?"); args.append(.text(after.id)) }
             var bound: VerificationLogCursor?
             if let phone = q.phoneNumber {
                 clauses.append("phone_number = ?")
                 args.append(.text(phone))
             } else if let row = try db.queryOne(
-                "SELECT created_at, id FROM verifications \(Self.whereClause(clauses)) ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?",
+                "SELECT created_at, id FROM verifications \(Self.whereClause(clauses)) ORDER BY id DESC LIMIT 1 OFFSET ?",
                 args + [.integer(Int64(VerificationLogQuery.scanLimit - 1))])
             {
                 // The scan stops at the scanLimit-th row in order: nothing older is read this page.
                 let cursor = VerificationLogCursor(createdAt: SQLiteRows.date(row.int("created_at") ?? 0), id: row.text("id") ?? "")
                 bound = cursor
-                clauses.append("(created_at, id) >= (?, ?)")
-                args += [SQLiteRows.millis(cursor.createdAt), .text(cursor.id)]
+                clauses.append("id >= ?")
+                args.append(.text(cursor.id))
             }
             switch q.status {
             case .none: break
@@ -40,7 +48,7 @@ extension SQLiteStore: VerificationLogStore {
                 args.append(.text(channel.rawValue))
             }
             let rows = try db.query(
-                "SELECT \(SQLiteRows.verificationColumns) FROM verifications \(Self.whereClause(clauses)) ORDER BY created_at DESC, id DESC LIMIT ?",
+                "SELECT \(SQLiteRows.verificationColumns) FROM verifications \(Self.whereClause(clauses)) ORDER BY id DESC LIMIT ?",
                 args + [.integer(Int64(q.limit + 1))])
             let entries = try rows.prefix(q.limit).map { row in
                 let v = try SQLiteRows.verification(row)
@@ -75,9 +83,10 @@ extension SQLiteStore: ConsoleStatsStore {
             try db.query(
                 """
                 SELECT (created_at / ?) * ? AS start, region, channel, COUNT(*) AS started, SUM(approved_at IS NOT NULL) AS approved
-                FROM verifications WHERE created_at >= ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 LIMIT ?
+                FROM verifications WHERE id >= ? AND created_at >= ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 LIMIT ?
                 """,
-                [.integer(p), .integer(p), SQLiteRows.millis(since), .integer(Int64(limit))]
+                [.integer(p), .integer(p), .text(VerificationLogQuery.idBound(since.addingTimeInterval(-0.001))), SQLiteRows.millis(since),
+                 .integer(Int64(limit))]
             ).map { row in
                 ConversionPoint(
                     start: SQLiteRows.date(row.int("start") ?? 0), region: row.text("region") ?? "ZZ", channel: row.text("channel") ?? "sms",

@@ -4,10 +4,10 @@ import Foundation
 import SQLite
 import VerifyCore
 
-/// The embedded store: one SQLite file in WAL mode, one writer thread that batches the writes
+/// The embedded store: one SQLite file in WAL mode, one writer connection that batches the writes
 /// of concurrent requests into one transaction (group commit), and a pool of readers.
 public final class SQLiteStore: VerificationStore, OutboxStore, EventOutboxStore, CredentialRedemptionStore, @unchecked Sendable {
-    // @unchecked: its one stored property, `database`, is thread-safe (one writer thread, a locked reader pool).
+    // @unchecked: its one stored property, `database`, is thread-safe (one locked writer, a locked reader pool).
     let database: Database
 
     /// Opens (creating if needed) the database at `path` and applies pending migrations.

@@ -1,9 +1,9 @@
 /// A SQLite database in WAL mode: one group-committing writer plus a pool of readers.
 ///
 /// Meant to be shared by many threads (e.g. an HTTP server's worker threads).
-/// ``write(_:)`` hands the body to a dedicated writer thread, which commits
-/// the bodies queued at the same time in one transaction: one WAL commit for
-/// many requests. ``read(_:)`` runs on the calling thread with a pooled
+/// ``write(_:)`` queues the body for the one read-write connection, which
+/// commits the bodies queued at the same time in one transaction: one WAL
+/// commit for many requests, run by one of their callers' threads in turn. ``read(_:)`` runs on the calling thread with a pooled
 /// read-only connection, in parallel with the writer. Both take synchronous
 /// closures, so no connection is ever held across an `await`; from async
 /// code, call them off the cooperative pool.
@@ -18,7 +18,7 @@ public final class Database: Sendable {
 
     /// Opens (creating the file and its directory if needed) the database,
     /// switches it to WAL, sets `synchronous`, runs `migrations` on the writer
-    /// connection, and starts the writer thread.
+    /// connection, and starts accepting writes.
     public init(_ configuration: DatabaseConfiguration, migrations: [Migration]) throws {
         try configuration.validate()
         try FileSystem.createParentDirectory(of: configuration.path)
@@ -75,7 +75,7 @@ public final class Database: Sendable {
         close()
     }
 
-    /// Runs `body` on the writer thread inside a transaction shared with other
+    /// Runs `body` (on this or another caller's thread) inside a transaction shared with other
     /// concurrent writes, and returns its result once that transaction committed.
     ///
     /// - Each body runs in its own savepoint: if it throws, only its changes are
@@ -103,7 +103,7 @@ public final class Database: Sendable {
     }
 
     /// Closes the readers (in-use ones when their body returns), finishes the
-    /// queued writes, stops the writer thread and closes its connection.
+    /// queued writes and closes the writer connection.
     /// Idempotent; later `read`/`write` calls throw.
     ///
     /// Readers go first so that the read-write connection is normally the last

@@ -3,11 +3,11 @@
 /// `jobs / batches` is the average batch size: how many `write` calls shared
 /// one transaction (and one WAL commit).
 public struct DatabaseStatistics: Sendable, Equatable {
-    /// Transactions committed by the writer thread.
+    /// Transactions committed by the writer.
     public var batches = 0
     /// Batches whose transaction failed (every job in them got the error).
     public var failedBatches = 0
-    /// `write` calls run by the writer thread (nested calls not counted).
+    /// `write` calls run by the writer (nested calls not counted).
     public var jobs = 0
     /// Jobs whose caller got an error (own failure or a failed batch).
     public var failedJobs = 0
