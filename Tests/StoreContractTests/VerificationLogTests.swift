@@ -124,6 +124,9 @@ import VerifyCore
     @Test func cursorsRoundTripAndRefuseForeignText() {
         let cursor = VerificationLogCursor(createdAt: t0.addingTimeInterval(1.25), id: "ver_abc")
         #expect(VerificationLogCursor(token: cursor.token) == cursor)
+        // A whole id is never in a cursor (a pending one lets anyone cancel): its time and 16 bits.
+        let long = VerificationLogCursor(createdAt: t0, id: "ver_0123456789abcdef0123456789abcdef")
+        #expect(!long.token.contains(long.id) && VerificationLogCursor(token: long.token)?.id == "ver_0123456789abcdef")
         for bad in ["", "x.ver", "12", "12.", "-1.ver", "12.ver<script>", String(repeating: "9", count: 90) + ".v"] {
             #expect(VerificationLogCursor(token: bad) == nil, "\(bad)")
         }

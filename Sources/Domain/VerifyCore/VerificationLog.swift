@@ -12,8 +12,11 @@ public struct VerificationLogCursor: Sendable, Equatable {
         self.id = id
     }
 
-    /// `MILLIS.ID`, opaque to clients.
-    public var token: String { "\(Int64((createdAt.timeIntervalSince1970 * 1000).rounded(.down))).\(id)" }
+    /// `MILLIS.ID-PREFIX`, opaque to clients. The id is cut to its time and 16 random bits
+    /// (`ver_` + 12 + 4 hex digits): a pending verification's whole id lets anyone cancel it, and
+    /// a read-only key never sees one (docs/API.md). Paging by the prefix (`id < prefix`) skips
+    /// only a row created in the same millisecond with the same 16 bits: 1 in 65,536.
+    public var token: String { "\(Int64((createdAt.timeIntervalSince1970 * 1000).rounded(.down))).\(id.prefix(20))" }
 
     public init?(token: String) {
         guard token.utf8.count <= 80, let dot = token.firstIndex(of: "."), let millis = Int64(token[..<dot]), millis >= 0 else { return nil }
