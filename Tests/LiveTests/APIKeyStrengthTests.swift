@@ -8,17 +8,6 @@ import Testing
     static let strong = "9f86d081884c7d659a2feaa0c55ad015"  // openssl rand -hex 16
     static let strongBase64 = "q2Xv8LrT0mWb5ZkP1yNc4HdJ7sFgAeUi"
 
-    func problems(_ environment: [String: String]) -> [String] {
-        do {
-            _ = try Configuration.load(environment: environment)
-            return []
-        } catch let error as ConfigurationError {
-            return error.problems
-        } catch {
-            return ["\(error)"]
-        }
-    }
-
     @Test(arguments: [
         ("PHONE_VERIFY_ADMIN_API_KEYS", "admin-key-0123456789abcdef"),
         ("PHONE_VERIFY_ADMIN_API_KEYS", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),

@@ -9,17 +9,6 @@ import VerifyCore
 @Suite struct ChallengeProviderSettingsTests {
     static let digest = String(repeating: "AB:", count: 31) + "AB"
 
-    static func problems(_ environment: [String: String]) -> [String] {
-        do {
-            _ = try Configuration.load(environment: environment)
-            return []
-        } catch let error as ConfigurationError {
-            return error.problems
-        } catch {
-            return ["\(error)"]
-        }
-    }
-
     static func serviceAccountFile(_ contents: String) throws -> String {
         let path = NSTemporaryDirectory() + "pv-sa-\(UUID().uuidString).json"
         try contents.write(toFile: path, atomically: true, encoding: .utf8)
@@ -27,7 +16,7 @@ import VerifyCore
     }
 
     @Test func playIntegrityNeedsItsPackagesDigestsAndServiceAccount() {
-        let problems = Self.problems(["PHONE_VERIFY_CHALLENGE_PROVIDERS": "play_integrity"])
+        let problems = problems(["PHONE_VERIFY_CHALLENGE_PROVIDERS": "play_integrity"])
         for name in ["PACKAGE_NAMES", "CERT_DIGESTS", "SERVICE_ACCOUNT_FILE"] {
             #expect(problems.contains { $0.hasPrefix("PHONE_VERIFY_PLAY_INTEGRITY_" + name + " is required") }, "\(problems)")
         }
@@ -41,7 +30,7 @@ import VerifyCore
         let garbage = try Self.serviceAccountFile("{\"type\": \"service_account\", \"client_email\": \"a@b.test\", \"private_key\": \"nope\"}")
         defer { try? FileManager.default.removeItem(atPath: garbage) }
         for file in ["/nonexistent/sa.json", garbage] {
-            let problems = Self.problems(base.merging(["PHONE_VERIFY_PLAY_INTEGRITY_SERVICE_ACCOUNT_FILE": file]) { $1 })
+            let problems = problems(base.merging(["PHONE_VERIFY_PLAY_INTEGRITY_SERVICE_ACCOUNT_FILE": file]) { $1 })
             #expect(problems.count == 1 && problems[0].hasPrefix("PHONE_VERIFY_PLAY_INTEGRITY_SERVICE_ACCOUNT_FILE"), "\(problems)")
         }
     }
@@ -74,11 +63,11 @@ import VerifyCore
         ("PHONE_VERIFY_GRANT_MAX_LIFETIME", "86400"),
     ])
     func invalidValuesAreReportedByName(name: String, value: String) {
-        #expect(Self.problems([name: value]).contains { $0.hasPrefix(name) })
+        #expect(problems([name: value]).contains { $0.hasPrefix(name) })
     }
 
     @Test func grantNeedsAnIssuerAndAKey() {
-        let problems = Self.problems(["PHONE_VERIFY_CHALLENGE_PROVIDERS": "grant"])
+        let problems = problems(["PHONE_VERIFY_CHALLENGE_PROVIDERS": "grant"])
         #expect(problems.contains { $0.hasPrefix("PHONE_VERIFY_GRANT_ISSUER is required") })
         #expect(problems.contains { $0.hasPrefix("PHONE_VERIFY_GRANT_HS256_SECRET or PHONE_VERIFY_GRANT_JWKS_URL is required") })
         // Without PHONE_VERIFY_ISSUER, the audience has no default.
@@ -95,7 +84,7 @@ import VerifyCore
     }
 
     @Test func productionWantsALongGrantSecretAndHTTPS() {
-        let problems = Self.problems([
+        let problems = problems([
             "PHONE_VERIFY_MODE": "production", "PHONE_VERIFY_CHALLENGE_PROVIDERS": "grant", "PHONE_VERIFY_GRANT_ISSUER": "https://b.example",
             "PHONE_VERIFY_GRANT_HS256_SECRET": "short", "PHONE_VERIFY_GRANT_JWKS_URL": "http://backend.example/jwks.json",
         ])

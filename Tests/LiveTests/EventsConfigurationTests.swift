@@ -7,17 +7,6 @@ import VerifyCore
 @Suite struct EventsConfigurationTests {
     static let secret = "whsec_" + Data("events-key-0123456789abcdef-0123".utf8).base64EncodedString()
 
-    func problems(_ environment: [String: String]) -> [String] {
-        do {
-            _ = try Configuration.load(environment: environment)
-            return []
-        } catch let error as ConfigurationError {
-            return error.problems
-        } catch {
-            return ["\(error)"]
-        }
-    }
-
     @Test func offByDefaultAndReadWhenAURLIsSet() throws {
         #expect(try Configuration.load(environment: [:]).events == nil)
         let c = try Configuration.load(environment: [
