@@ -32,6 +32,7 @@ struct ConcurrencyTests {
     @Test func symmetricPrimitivesFromManyThreads() async throws {
         let key = SecureRandom.bytes(32)
         let expectedMAC = HMAC.sha256(key: key, data: utf8("data"))
+        let prepared = HMACKey(sha256Key: key)
         let failures = await withTaskGroup(of: Int.self) { group in
             for _ in 0..<16 {
                 group.addTask {
@@ -41,6 +42,7 @@ struct ConcurrencyTests {
                         let opened = try? AESGCM.open(AESGCM.seal(plaintext, key: key), key: key)
                         if opened != plaintext { failed += 1 }
                         if HMAC.sha256(key: key, data: utf8("data")) != expectedMAC { failed += 1 }
+                        if prepared.mac(utf8("data")) != expectedMAC { failed += 1 }
                         if (try? HKDF.sha256(secret: key, salt: [], info: [1], length: 32))?.count != 32 { failed += 1 }
                     }
                     return failed

@@ -37,6 +37,19 @@ struct DigestAndMACTests {
         #expect(HMAC.sha256(key: vector.key, data: vector.data).hex == vector.mac)
     }
 
+    @Test(arguments: rfc4231)
+    func preparedHMACKeyMatchesRFC4231(_ vector: HMACVector) {
+        let key = HMACKey(sha256Key: vector.key)
+        // Twice: the prepared context must come out of a call unchanged.
+        #expect(key.mac(vector.data).hex == vector.mac)
+        #expect(key.mac(vector.data).hex == vector.mac)
+    }
+
+    @Test func preparedHMACKeyAcceptsEmptyKeyAndData() {
+        #expect(HMACKey(sha256Key: []).mac([]).hex
+            == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
+    }
+
     @Test func hmacAcceptsEmptyKeyAndData() {
         // Cross-checked with `openssl mac -digest SHA256 -macopt hexkey: HMAC </dev/null`.
         #expect(HMAC.sha256(key: [], data: []).hex

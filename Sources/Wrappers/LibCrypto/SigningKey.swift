@@ -4,24 +4,51 @@ internal import COpenSSL
 ///
 /// The instance owns one `EVP_PKEY` and frees it in `deinit`.
 ///
-/// `@unchecked Sendable` is safe because the `EVP_PKEY` is never modified
-/// after the initializer returns, and OpenSSL 3 allows one key to be used
-/// concurrently from many threads as long as each operation has its own
-/// context: every ``sign(_:)`` call creates and frees its own `EVP_MD_CTX`.
+/// `@unchecked Sendable` is safe because the `EVP_PKEY` and the signing template are never
+/// modified after the initializer returns, and OpenSSL 3 allows one key to be used
+/// concurrently from many threads as long as each operation has its own context: every
+/// ``sign(_:)`` call copies the template into its own `EVP_MD_CTX` (`EVP_MD_CTX_copy_ex` only
+/// reads its source) and frees it.
+///
+/// The template is `EVP_DigestSignInit_ex` done once: that call fetches the digest and the
+/// signature implementation by name and exports the key to the provider, which OpenSSL 3.0
+/// does under its global method-store lock. Per signature it cost about a third of an ES256
+/// signature on this machine (docs/BENCHMARKS.md, "Third round"); a copy costs none of it.
 public final class SigningKey: @unchecked Sendable {
     /// The owned `EVP_PKEY *`.
     let pkey: OpaquePointer
     /// The JWS algorithm this key signs with.
     public let algorithm: SigningAlgorithm
+    /// An `EVP_MD_CTX *` initialised for signing with `pkey`; only ever copied.
+    private let template: OpaquePointer
 
-    /// Takes ownership of `pkey`, whose algorithm the caller has checked.
-    private init(owning pkey: OpaquePointer, algorithm: SigningAlgorithm) {
+    /// Takes ownership of `pkey`, whose algorithm the caller has checked; frees it and throws
+    /// when no signing context can be made for it.
+    private init(owning pkey: OpaquePointer, algorithm: SigningAlgorithm) throws {
+        do {
+            self.template = try Self.signingTemplate(pkey, algorithm: algorithm)
+        } catch {
+            EVP_PKEY_free(pkey)
+            throw error
+        }
         self.pkey = pkey
         self.algorithm = algorithm
     }
 
     deinit {
+        EVP_MD_CTX_free(template)
         EVP_PKEY_free(pkey)
+    }
+
+    private static func signingTemplate(_ pkey: OpaquePointer, algorithm: SigningAlgorithm) throws -> OpaquePointer {
+        let context = try OpenSSL.unwrap(EVP_MD_CTX_new(), "EVP_MD_CTX_new")
+        // Ed25519 hashes internally (PureEdDSA) and must get no digest name.
+        let digest: String? = algorithm == .ed25519 ? nil : "SHA256"
+        guard EVP_DigestSignInit_ex(context, nil, digest, nil, nil, pkey, nil) == 1 else {
+            EVP_MD_CTX_free(context)
+            throw OpenSSL.error("EVP_DigestSignInit_ex")
+        }
+        return context
     }
 
     /// Takes ownership of `pkey`; frees it and throws if it is unsupported.
@@ -33,7 +60,7 @@ public final class SigningKey: @unchecked Sendable {
             EVP_PKEY_free(pkey)
             throw error
         }
-        self.init(owning: pkey, algorithm: algorithm)
+        try self.init(owning: pkey, algorithm: algorithm)
     }
 
     /// Generates a new random key: Ed25519, ECDSA P-256, or RSA 2048 (e = 65537).
@@ -107,9 +134,7 @@ public final class SigningKey: @unchecked Sendable {
     public func sign(_ message: [UInt8]) throws -> [UInt8] {
         let context = try OpenSSL.unwrap(EVP_MD_CTX_new(), "EVP_MD_CTX_new")
         defer { EVP_MD_CTX_free(context) }
-        // Ed25519 hashes internally (PureEdDSA) and must get no digest name.
-        let digest: String? = algorithm == .ed25519 ? nil : "SHA256"
-        try OpenSSL.check(EVP_DigestSignInit_ex(context, nil, digest, nil, nil, pkey, nil), "EVP_DigestSignInit_ex")
+        try OpenSSL.check(EVP_MD_CTX_copy_ex(context, template), "EVP_MD_CTX_copy_ex")
         let signature = try message.withUnsafeBufferPointer { input -> [UInt8] in
             var capacity = 0
             try OpenSSL.check(EVP_DigestSign(context, nil, &capacity, input.baseAddress, input.count),
