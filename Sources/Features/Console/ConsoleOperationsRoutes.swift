@@ -28,16 +28,9 @@ struct ConsoleOperationsRoutes: RouteCollection {
     }
 
     func settings() throws -> JSONValue {
-        let keys = try operations.signingKeys?.signingKeys() ?? []
+        let keys = try operations.signingKeys?.signingKeys() ?? [], now = clock.now()
         return [
-            "signing_keys": .array(keys.map { k in
-                [
-                    "kid": .string(k.kid), "algorithm": .string(k.algorithm), "status": .string(k.status.rawValue),
-                    "created_at": .string(RFC3339.format(k.createdAt)),
-                    "retire_after": k.retireAfter.map { .string(RFC3339.format($0)) } ?? .null,
-                    "published": .bool(k.isPublished(at: clock.now())),
-                ]
-            }),
+            "signing_keys": .array(keys.map { SigningKeyJSON.make($0, now: now) }),
             "settings": .array(operations.settings.map { ["name": .string($0.name), "value": .string($0.value)] }),
         ]
     }

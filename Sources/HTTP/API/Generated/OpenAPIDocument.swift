@@ -8036,54 +8036,7 @@ public enum OpenAPIDocument {
           "signing_keys": {
             "type": "array",
             "items": {
-              "type": "object",
-              "additionalProperties": false,
-              "required": [
-                "kid",
-                "algorithm",
-                "status",
-                "created_at",
-                "retire_after",
-                "published"
-              ],
-              "properties": {
-                "kid": {
-                  "type": "string"
-                },
-                "algorithm": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "string",
-                  "enum": [
-                    "active",
-                    "verifying",
-                    "retired"
-                  ]
-                },
-                "created_at": {
-                  "type": "string",
-                  "format": "date-time",
-                  "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
-                  "description": "RFC 3339, UTC, whole seconds"
-                },
-                "retire_after": {
-                  "oneOf": [
-                    {
-                      "type": "string",
-                      "format": "date-time",
-                      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
-                      "description": "RFC 3339, UTC, whole seconds"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                },
-                "published": {
-                  "type": "boolean"
-                }
-              }
+              "$ref": "#/components/schemas/SigningKey"
             }
           },
           "settings": {
@@ -8107,6 +8060,57 @@ public enum OpenAPIDocument {
           }
         },
         "description": "Signing keys (as `phone-verify keys list`) and every setting with secrets masked (as `phone-verify config check`)."
+      },
+      "SigningKey": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "kid",
+          "algorithm",
+          "status",
+          "created_at",
+          "retire_after",
+          "published"
+        ],
+        "properties": {
+          "kid": {
+            "type": "string"
+          },
+          "algorithm": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "active",
+              "verifying",
+              "retired"
+            ]
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "description": "RFC 3339, UTC, whole seconds"
+          },
+          "retire_after": {
+            "oneOf": [
+              {
+                "type": "string",
+                "format": "date-time",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                "description": "RFC 3339, UTC, whole seconds"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "published": {
+            "type": "boolean"
+          }
+        },
+        "description": "A credential signing key, as `phone-verify keys list` shows it: never key material."
       },
       "ConsoleFraudHistory": {
         "type": "object",
