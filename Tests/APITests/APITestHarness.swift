@@ -47,7 +47,8 @@ struct APITestHarness {
                 keys: keys, reasonsNeedKey: production),
             .fraudAdmin(FraudAdmin(store: t.store, clock: t.clock, policy: protection.fraud.policy), keys: keys), .factorAdmin(mfa, keys: keys),
             .lockoutAdmin(lockoutAdmin, keys: keys), .limitsAdmin(LimitsAdmin(store: t.store), keys: keys),
-            .verificationAdmin(verificationAdmin, keys: keys), .mfa(mfa, sessions: TokenTable(clock: t.clock), clock: t.clock),
+            .verificationAdmin(verificationAdmin, keys: keys), .signingKeys(FakeSigningKeys(now: t.clock.now()), keys: keys, clock: t.clock),
+            .mfa(mfa, sessions: TokenTable(clock: t.clock), clock: t.clock),
         ]
         let metrics = MetricsRegistry()
         groups += [.openAPI(), .metrics(metrics, keys: keys, needsKey: production)]

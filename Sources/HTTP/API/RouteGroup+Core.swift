@@ -63,6 +63,13 @@ extension RouteGroup {
             routes: [VerificationAdminRoutes(admin: admin, keys: keys)])
     }
 
+    /// The credential signing keys and their states, as `phone-verify keys list`: scope `read`.
+    public static func signingKeys(_ store: any SigningKeyStore, keys: APIKeyring, clock: any Clock) -> RouteGroup {
+        RouteGroup(
+            "/v1/admin/signing-keys", routeMiddleware: [ScopeMiddleware(keys, .read)],
+            routes: [SigningKeyRoutes(store: store, clock: clock)])
+    }
+
     /// Enrolment, factors and challenges; they answer 503 until a session verifier is configured.
     public static func mfa(_ mfa: MFAService, sessions: (any SessionVerifier)?, clock: any Clock) -> RouteGroup {
         RouteGroup("/v1/mfa", routes: [MFARoutes(mfa: mfa, sessions: sessions ?? UnconfiguredSessions(), clock: clock)])

@@ -49,6 +49,7 @@ enum APIWiring {
         if let lockoutAdmin { groups.append(.lockoutAdmin(lockoutAdmin, keys: keys)) }
         if let limits = store as? any LimitLogAdminStore { groups.append(.limitsAdmin(LimitsAdmin(store: limits), keys: keys)) }
         if let verificationAdmin { groups.append(.verificationAdmin(verificationAdmin, keys: keys)) }
+        groups.append(.signingKeys(store, keys: keys, clock: clock))
         groups.append(.mfa(mfa, sessions: try SessionWiring.verifier(c, issuer: issuer, keys: keyRing, clock: clock, logger: logger), clock: clock))
         groups.append(
             .deliveryCallbacks(

@@ -4200,6 +4200,68 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/v1/admin/signing-keys": {
+      "get": {
+        "operationId": "listSigningKeys",
+        "summary": "The credential signing keys and their states",
+        "description": "As `phone-verify keys list`: each key's `kid`, algorithm, status, `retire_after` and whether JWKS publishes it; never key material. Scope `read` (docs/OPERATIONS.md, \"Key rotation\").",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The keys, oldest first.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "signing_keys"
+                  ],
+                  "properties": {
+                    "signing_keys": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/SigningKey"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
     "/v1/webhooks/meta/whatsapp": {
       "get": {
         "operationId": "metaWhatsAppSubscribe",
