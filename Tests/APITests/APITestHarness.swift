@@ -23,48 +23,63 @@ struct APITestHarness {
         consoleRegion: String? = nil, consoleCalls: [(gateway: String, outcome: String, count: Int)] = []
     ) {
         t = TestService(policy: policy, protection: protection)
-        var dependencies = APIDependencies(
-            service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
-            logger: Logger(handler: logs, minimumLevel: .debug),
-            readiness: { if !ready { throw VerifyError(.unavailable, "store down") } },
-            clientIP: ClientIPResolver(trustedProxies: trustedProxies))
-        if dev { dependencies.features.append(DevInboxFeature(messages: inbox, service: t.service, random: t.random).api) }
-        dependencies.fraudAdmin = FraudAdmin(store: t.store, clock: t.clock, policy: protection.fraud.policy)
-        dependencies.lockoutAdmin = LockoutAdmin(store: t.store, clock: t.clock, limits: protection.limiter.limits)
-        dependencies.verificationAdmin = VerificationAdmin(store: t.store, clock: t.clock)
-        dependencies.limitsAdmin = LimitsAdmin(store: t.store)
-        dependencies.apiKeys = apiKeys ?? APIKeyring(admin: adminKey.map { [$0] } ?? [])
-        dependencies.mfa = MFAService(
+        let logger = Logger(handler: logs, minimumLevel: .debug)
+        let verificationAdmin = VerificationAdmin(store: t.store, clock: t.clock)
+        let lockoutAdmin = LockoutAdmin(store: t.store, clock: t.clock, limits: protection.limiter.limits)
+        var keys = apiKeys ?? APIKeyring(admin: adminKey.map { [$0] } ?? [])
+        let console = console ? Self.console(t, keys: keys, verifications: verificationAdmin, lockouts: lockoutAdmin, logger: logger,
+            idleTimeout: consoleIdleTimeout, secureCookie: consoleSecureCookie, region: consoleRegion, calls: consoleCalls, limits: protection.limiter.limits) : nil
+        keys.sessions = console?.sessions
+        let mfa = MFAService(
             verifications: t.service, store: t.store, clock: t.clock, random: t.random,
             issuer: CredentialIssuer(issuer: "http://issuer.test", audience: "main-auth", keys: FakeSigner(), random: t.random))
-        dependencies.sessions = TokenTable(clock: t.clock)
-        dependencies.introspection = CredentialIntrospector(
+        let introspector = CredentialIntrospector(
             verifier: FakeCredentialVerifier(clock: t.clock), redemptions: redemptions ?? t.store, random: t.random)
-        dependencies.cors = cors
-        if console {
-            let feature = ConsoleFeature(
-                sessions: ConsoleSessions(
-                    keyring: dependencies.apiKeys, crypto: FakeConsoleCrypto(), clock: t.clock, random: t.random, idleTimeout: consoleIdleTimeout,
-                    secureCookie: consoleSecureCookie, revocations: SessionRevocations(store: t.store, clock: t.clock)),
-                crypto: FakeConsoleCrypto(), parser: DeclaredRangesParser(inner: FakePhoneParser(), ranges: []),
-                verifications: dependencies.verificationAdmin, lockouts: dependencies.lockoutAdmin, factors: t.store,
-                operations: ConsoleOperations(
-                    circuits: { [("twilio", "closed")] }, queue: { (0, nil) }, deliveryCounts: t.store, signingKeys: nil,
-                    settings: [("PHONE_VERIFY_CODE_SECRET", "(set, 64 characters)")], fraudHistory: t.store,
-                    challenges: { [("turnstile", "asked", 3), ("turnstile", "passed", 2)] },
-                    limitLogs: t.store, limits: protection.limiter.limits, log: t.store, stats: t.store, defaultRegion: consoleRegion,
-                    verification: { [store = t.store] id in try store.read { try $0.verification(id: id) } },
-                    calls: { _ in consoleCalls }),
-                clock: t.clock, logger: Logger(handler: logs, minimumLevel: .debug))
-            dependencies.apiKeys.sessions = feature.sessions
-            dependencies.features.append(feature.api(keys: dependencies.apiKeys))
-        }
-        dependencies.appAttest = appAttest
-        if authThrottle { dependencies.authThrottle = AuthThrottle(store: t.store, clock: t.clock) }
-        dependencies.metrics = MetricsRegistry()
-        dependencies.observabilityNeedsKey = production
-        dependencies.gatewayReadiness = { if !gatewaysUp { throw VerifyError(.unavailable, "every SMS gateway's circuit breaker is open") } }
-        api = APIResponder(dependencies)
+        var groups: [RouteGroup] = [
+            .verifications(t.service, clock: t.clock), .discovery(keys: FakeSigner(), issuer: "http://issuer.test", introspection: true),
+        ]
+        if let appAttest { groups.append(.appAttest(appAttest, clock: t.clock)) }
+        groups += [
+            .introspection(introspector, keys: keys),
+            .health(
+                readiness: { if !ready { throw VerifyError(.unavailable, "store down") } },
+                gatewayReadiness: { if !gatewaysUp { throw VerifyError(.unavailable, "every SMS gateway's circuit breaker is open") } },
+                keys: keys, reasonsNeedKey: production),
+            .fraudAdmin(FraudAdmin(store: t.store, clock: t.clock, policy: protection.fraud.policy), keys: keys), .factorAdmin(mfa, keys: keys),
+            .lockoutAdmin(lockoutAdmin, keys: keys), .limitsAdmin(LimitsAdmin(store: t.store), keys: keys),
+            .verificationAdmin(verificationAdmin, keys: keys), .signingKeys(FakeSigningKeys(now: t.clock.now()), keys: keys, clock: t.clock),
+            .mfa(mfa, sessions: TokenTable(clock: t.clock), clock: t.clock),
+        ]
+        let metrics = MetricsRegistry()
+        groups += [.openAPI(), .metrics(metrics, keys: keys, needsKey: production)]
+        if let cors { groups += RouteGroup.cors(cors, logger: logger) }
+        let throttle = authThrottle ? AuthThrottle(store: t.store, clock: t.clock) : nil
+        if let throttle { groups += RouteGroup.keyThrottle(throttle, logger: logger) }
+        if dev { groups.append(DevInboxFeature(messages: inbox, service: t.service, random: t.random).group) }
+        if let console { groups += console.groups(keys: keys, throttle: throttle) }
+        api = APIResponder(
+            APIDependencies(
+                random: t.random, logger: logger, clientIP: ClientIPResolver(trustedProxies: trustedProxies), metrics: metrics, groups: groups))
+    }
+
+    static func console(
+        _ t: TestService, keys: APIKeyring, verifications: VerificationAdmin, lockouts: LockoutAdmin, logger: Logger, idleTimeout: Int,
+        secureCookie: Bool, region: String?, calls: [(gateway: String, outcome: String, count: Int)], limits: RateLimits
+    ) -> ConsoleFeature {
+        ConsoleFeature(
+            sessions: ConsoleSessions(
+                keyring: keys, crypto: FakeConsoleCrypto(), clock: t.clock, random: t.random, idleTimeout: idleTimeout,
+                secureCookie: secureCookie, revocations: SessionRevocations(store: t.store, clock: t.clock)),
+            crypto: FakeConsoleCrypto(), parser: DeclaredRangesParser(inner: FakePhoneParser(), ranges: []),
+            verifications: verifications, lockouts: lockouts, factors: t.store,
+            operations: ConsoleOperations(
+                circuits: { [("twilio", "closed")] }, queue: { (0, nil) }, deliveryCounts: t.store, signingKeys: nil,
+                settings: [("PHONE_VERIFY_CODE_SECRET", "(set, 64 characters)")], fraudHistory: t.store,
+                challenges: { [("turnstile", "asked", 3), ("turnstile", "passed", 2)] },
+                limitLogs: t.store, limits: limits, log: t.store, stats: t.store, defaultRegion: region,
+                verification: { [store = t.store] id in try store.read { try $0.verification(id: id) } },
+                calls: { _ in calls }),
+            clock: t.clock, logger: logger)
     }
 
     struct Reply {

@@ -31,4 +31,15 @@ import VerifyCore
         #expect(refused.status == 429 && refused.headers["Retry-After"] == "1")
         #expect(h.call("GET", "/v1/admin/lockouts", headers: [("Authorization", "Bearer " + Self.admin)], query: ["phone_number": "+14155552671"], peer: "198.51.100.7").status == 200)
     }
+
+    /// The throttle is the middleware of the groups that take keys, whose prefixes are read as the
+    /// router reads paths: a guess sent to `//v1/admin/…` (routed like `/v1/admin/…`) counts too.
+    @Test func guessesThroughAnUnusualSpellingOfThePathCount() throws {
+        let h = APITestHarness(apiKeys: APIKeyring(admin: [Self.admin]), authThrottle: true)
+        let bad = [("Authorization", "Bearer not-a-key-000000000000")]
+        for path in Array(repeating: ["//v1/admin/fraud", "/v1//admin/fraud"], count: 3).joined() {
+            #expect(h.call("GET", path, headers: bad, peer: "203.0.113.9").status == 401, "\(path)")
+        }
+        #expect(h.call("GET", "//v1/admin/fraud", headers: [("Authorization", "Bearer " + Self.admin)], peer: "203.0.113.9").status == 429)
+    }
 }

@@ -37,10 +37,6 @@ import VerifyTesting
 
     init() {
         let t = TestService()
-        var d = APIDependencies(
-            service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
-            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {})
-        d.receipts = DeliveryReceipts(outbox: log, clock: t.clock)
         var auth = CallbackAuthenticators(publicURL: "http://issuer.test", twilio: { _, _, signature in signature == "good" })
         auth.twilioChannels = TwilioChannelStatuses(
             whatsApp: { status, code in code == "63003" ? .undelivered : DeliveryReceipts.twilioStatus(status) },
@@ -55,8 +51,10 @@ import VerifyTesting
             authenticate: { authorization, token, _ in authorization == "Bearer good" || token == "url-token" },
             whatsAppStatus: { $0 == "undeliverable" ? .undelivered : $0 == "delivered" ? .delivered : nil },
             callStatus: { $0 == "answered" ? .delivered : $0 == "unanswered" ? .undelivered : nil })
-        d.callbackAuth = auth
-        api = APIResponder(d)
+        api = APIResponder(
+            APIDependencies(
+                random: t.random, logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug),
+                groups: [.deliveryCallbacks(DeliveryReceipts(outbox: log, clock: t.clock), auth: auth)]))
     }
 
     func call(_ method: String, _ path: String, body: String = "", query: [String: String] = [:], headers: [(String, String)] = []) -> HTTPResponse {
@@ -132,10 +130,9 @@ import VerifyTesting
 
     @Test func routesExistOnlyWhenTheirVendorIsConfigured() {
         let t = TestService()
-        var d = APIDependencies(
-            service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
-            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {})
-        d.receipts = DeliveryReceipts(outbox: log, clock: t.clock)
+        let d = APIDependencies(
+            random: t.random, logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug),
+            groups: [.deliveryCallbacks(DeliveryReceipts(outbox: log, clock: t.clock), auth: CallbackAuthenticators(publicURL: ""))])
         let templates = Set(APIResponder(d).router.table.map(\.template))
         #expect(templates.isDisjoint(with: ["/v1/webhooks/meta/whatsapp", "/v1/webhooks/vonage/whatsapp", "/v1/webhooks/vonage/voice"]))
     }

@@ -65,15 +65,14 @@ import VerifyTesting
 
     static func callbackResponder() -> APIResponder {
         let t = TestService()
-        var dependencies = APIDependencies(
-            service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
-            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {})
-        dependencies.receipts = DeliveryReceipts(outbox: t.store, clock: t.clock)
+        let receipts = DeliveryReceipts(outbox: t.store, clock: t.clock)
         var auth = CallbackAuthenticators(publicURL: "http://issuer.test", twilio: { _, _, _ in false }, vonage: { _ in false })
         auth.meta = MetaCallbacks(challenge: { _, _, _ in nil }, verify: { _, _ in false }, statuses: { _ in [] })
         auth.vonageChannels = VonageChannelCallbacks(authenticate: { _, _, _ in false }, whatsAppStatus: { _ in nil }, callStatus: { _ in nil })
-        dependencies.callbackAuth = auth
-        return APIResponder(dependencies)
+        return APIResponder(
+            APIDependencies(
+                random: t.random, logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug),
+                groups: [.deliveryCallbacks(receipts, auth: auth)]))
     }
 
     @Test func everyRouteIsDescribedAndEveryDescriptionIsRouted() throws {

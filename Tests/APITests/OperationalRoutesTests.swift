@@ -61,8 +61,8 @@ import VerifyTesting
         let t = TestService()
         let ring = CountingKeyRing()
         let dependencies = APIDependencies(
-            service: t.service, keys: ring, issuer: "http://issuer.test", clock: t.clock, random: t.random,
-            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {})
+            random: t.random, logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug),
+            groups: [.discovery(keys: ring, issuer: "http://issuer.test", introspection: false)])
         let response = APIResponder(dependencies).respond(to: HTTPRequest(method: "GET", path: "/.well-known/jwks.json"))
         #expect(response.status == 200 && ring.count == 1)
     }
@@ -71,10 +71,13 @@ import VerifyTesting
     /// "/" (OIDC Discovery §4) instead of doubling it.
     @Test func anIssuerWithATrailingSlashGivesCleanURLs() {
         let t = TestService()
-        var dependencies = APIDependencies(
-            service: t.service, keys: FakeSigner(), issuer: "https://verify.example.test/", clock: t.clock, random: t.random,
-            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {})
-        dependencies.introspection = CredentialIntrospector(verifier: FakeCredentialVerifier(clock: t.clock), redemptions: t.store, random: t.random)
+        let introspector = CredentialIntrospector(verifier: FakeCredentialVerifier(clock: t.clock), redemptions: t.store, random: t.random)
+        let dependencies = APIDependencies(
+            random: t.random, logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug),
+            groups: [
+                .discovery(keys: FakeSigner(), issuer: "https://verify.example.test/", introspection: true),
+                .introspection(introspector, keys: APIKeyring()),
+            ])
         let response = APIResponder(dependencies).respond(to: HTTPRequest(method: "GET", path: "/.well-known/openid-configuration"))
         let doc = (try? JSONValue.parse(response.bodyBytes)) ?? .null
         #expect(doc["issuer"] == "https://verify.example.test/")

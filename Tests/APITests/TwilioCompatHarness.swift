@@ -26,9 +26,11 @@ struct TwilioCompatHarness {
         customCodeAccounts: Set<String> = [account], policy: VerificationPolicy = VerificationPolicy()
     ) {
         t = TestService(policy: policy, protection: protection)
-        var dependencies = APIDependencies(
-            service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
-            logger: Logger(handler: logs, minimumLevel: .debug), readiness: {})
+        let logger = Logger(handler: logs, minimumLevel: .debug)
+        var groups: [RouteGroup] = [
+            .verifications(t.service, clock: t.clock), .discovery(keys: FakeSigner(), issuer: "http://issuer.test", introspection: false),
+            .health(readiness: {}, gatewayReadiness: {}, keys: APIKeyring(), reasonsNeedKey: false), .openAPI(),
+        ]
         if compat {
             let credentials = try! TwilioCompatCredentials(parsing: "\(Self.account):\(Self.token),\(Self.other):\(Self.otherToken)")
             let compat = TwilioCompatDependencies(
@@ -37,9 +39,9 @@ struct TwilioCompatHarness {
                     ? TwilioCompatService(verifications: t.service, store: compatStore ?? t.store, customCodeAccounts: customCodeAccounts)
                     : nil,
                 baseURL: "https://verify.example.com/")
-            dependencies.features.append(TwilioCompatFeature(compat, logger: dependencies.logger).api)
+            groups.append(TwilioCompatFeature(compat, logger: logger).group)
         }
-        api = APIResponder(dependencies)
+        api = APIResponder(APIDependencies(random: t.random, logger: logger, groups: groups))
     }
 
     struct Reply {

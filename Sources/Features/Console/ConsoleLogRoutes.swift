@@ -3,7 +3,7 @@ import Foundation
 import HTTPMessages
 import VerifyCore
 
-/// The verification log, scope `read` (or a console session):
+/// The verification log, scope `read` (or a console session; the group's ``ScopeMiddleware``):
 /// - `GET /v1/admin/verification-log?status=&channel=&country=&number=&since=&until=&cursor=&limit=`:
 ///   newest first, `limit` (1–100, default 50) a page, `next_cursor` to continue; each page reads
 ///   at most ``VerificationLogQuery/scanLimit`` rows, so a filter that matches little may give a
@@ -13,7 +13,7 @@ import VerifyCore
 /// - `GET /v1/admin/verification-log/{id}`: one verification with every message (first tries,
 ///   resends, fallbacks: channel, gateway, vendor id, vendor error, receipt state) and the events
 ///   it emitted.
-struct ConsoleLogRoutes: RouteGroup {
+struct ConsoleLogRoutes: RouteCollection {
     static let csvRows = 10_000
     static let csvPages = 40
     let keys: APIKeyring
@@ -24,12 +24,10 @@ struct ConsoleLogRoutes: RouteGroup {
     func register(in router: inout Router) {
         let route = self
         router.add("GET", "/v1/admin/verification-log") { request, _ in
-            try route.keys.require(request, .read)
             return JSONResponse.make(
                 200, try route.page(request.query, pendingIDs: route.keys.allows(request, .lockouts)), headers: ["Cache-Control": "no-store"])
         }
         router.add("GET", "/v1/admin/verification-log.csv") { request, _ in
-            try route.keys.require(request, .read)
             return HTTPResponse(
                 status: 200,
                 headers: [
@@ -37,9 +35,8 @@ struct ConsoleLogRoutes: RouteGroup {
                     "Content-Disposition": "attachment; filename=\"verifications.csv\"",
                 ], body: Array(try route.csv(request.query, pendingIDs: route.keys.allows(request, .lockouts)).utf8))
         }
-        router.add("GET", "/v1/admin/verification-log/{id}") { request, context in
-            try route.keys.require(request, .read)
-            return JSONResponse.make(200, try route.detail(context.parameters["id"] ?? ""), headers: ["Cache-Control": "no-store"])
+        router.add("GET", "/v1/admin/verification-log/{id}") { _, context in
+            JSONResponse.make(200, try route.detail(context.parameters["id"] ?? ""), headers: ["Cache-Control": "no-store"])
         }
     }
 

@@ -4,41 +4,26 @@ import HTTPMessages
 import Telemetry
 import VerifyCore
 
-/// Around the console's pages and the admin JSON routes:
-/// - every `/console` answer gets the strict Content-Security-Policy, `Cache-Control: no-store`,
-///   `X-Frame-Options: DENY`, `nosniff` and `Referrer-Policy: same-origin`;
-/// - a request carrying a valid session gets its cookie renewed (the idle timeout restarts);
-/// - every state-changing admin request (`/v1/admin/…`, by session or bearer key) is audited in
-///   the log with the key's public id, the route template (never a phone number) and the outcome.
+/// The middleware of the console's two groups (``ConsoleFeature/groups(keys:throttle:)``):
+/// - on `/console` (``Area/pages``) every answer gets the strict Content-Security-Policy,
+///   `Cache-Control: no-store`, `X-Frame-Options: DENY`, `nosniff` and `Referrer-Policy: same-origin`;
+/// - on `/v1/admin` (``Area/admin``, every admin route, the core API's too) every state-changing
+///   request, by session or bearer key, is audited in the log with the key's public id, the route
+///   template (never a phone number) and the outcome, and answers get `Cache-Control: no-store`;
+/// - on both, a request carrying a valid session gets its cookie renewed (the idle timeout restarts).
 struct ConsoleMiddleware: Middleware {
+    /// Which of the console's groups this instance serves.
+    enum Area: Sendable {
+        case pages, admin
+    }
+
+    let area: Area
     let sessions: ConsoleSessions
     let crypto: any ConsoleCrypto
     let logger: Logger
 
-    /// Whether `path`'s first segment is `console`, or its first two are `v1` and `admin`
-    /// (empty segments skipped, as a split omitting them would), read byte by byte.
-    static func scope(of path: String) -> (console: Bool, admin: Bool) {
-        let bytes = path.utf8
-        var index = bytes.startIndex
-        func segment() -> Substring.UTF8View? {
-            while index < bytes.endIndex, bytes[index] == UInt8(ascii: "/") { index = bytes.index(after: index) }
-            guard index < bytes.endIndex else { return nil }
-            let start = index
-            while index < bytes.endIndex, bytes[index] != UInt8(ascii: "/") { index = bytes.index(after: index) }
-            return bytes[start..<index]
-        }
-        guard let first = segment() else { return (false, false) }
-        if first.elementsEqual("console".utf8) { return (true, false) }
-        guard first.elementsEqual("v1".utf8), let second = segment() else { return (false, false) }
-        return (false, second.elementsEqual("admin".utf8))
-    }
-
     func respond(to request: HTTPRequest, context: inout RouteContext, next: NextResponder) throws -> HTTPResponse {
-        // Every request passes here: the path's first segments are compared in place (no split,
-        // no allocation, no Foundation search) before anything else is done.
-        let (console, admin) = Self.scope(of: request.path)
-        guard console || admin else { return try next(request, &context) }
-
+        let console = area == .pages, admin = area == .admin
         // The keyring's own rule: a request without a bearer key is judged by its session (and
         // audited as it), whatever other `Authorization` header it carries.
         let bearer = APIKeyring.bearer(request) != nil

@@ -8,21 +8,18 @@ import VerifyCore
 ///   and day, circuits, the outboxes, conversion);
 /// - `GET /v1/admin/settings`: the signing keys (`kid`, algorithm, status, as `phone-verify keys
 ///   list`) and the effective settings with secrets masked (as `phone-verify config check`).
-struct ConsoleOperationsRoutes: RouteGroup {
-    let keys: APIKeyring
+struct ConsoleOperationsRoutes: RouteCollection {
     let operations: ConsoleOperations
     let clock: any Clock
     let cache = ConsoleCache()
 
     func register(in router: inout Router) {
         let route = self
-        router.add("GET", "/v1/admin/delivery") { request, _ in
-            try route.keys.require(request, .read)
-            return JSONResponse.make(200, try route.delivery(), headers: ["Cache-Control": "no-store"])
+        router.add("GET", "/v1/admin/delivery") { _, _ in
+            JSONResponse.make(200, try route.delivery(), headers: ["Cache-Control": "no-store"])
         }
-        router.add("GET", "/v1/admin/settings") { request, _ in
-            try route.keys.require(request, .read)
-            return JSONResponse.make(200, try route.settings(), headers: ["Cache-Control": "no-store"])
+        router.add("GET", "/v1/admin/settings") { _, _ in
+            JSONResponse.make(200, try route.settings(), headers: ["Cache-Control": "no-store"])
         }
     }
 
@@ -31,16 +28,9 @@ struct ConsoleOperationsRoutes: RouteGroup {
     }
 
     func settings() throws -> JSONValue {
-        let keys = try operations.signingKeys?.signingKeys() ?? []
+        let keys = try operations.signingKeys?.signingKeys() ?? [], now = clock.now()
         return [
-            "signing_keys": .array(keys.map { k in
-                [
-                    "kid": .string(k.kid), "algorithm": .string(k.algorithm), "status": .string(k.status.rawValue),
-                    "created_at": .string(RFC3339.format(k.createdAt)),
-                    "retire_after": k.retireAfter.map { .string(RFC3339.format($0)) } ?? .null,
-                    "published": .bool(k.isPublished(at: clock.now())),
-                ]
-            }),
+            "signing_keys": .array(keys.map { SigningKeyJSON.make($0, now: now) }),
             "settings": .array(operations.settings.map { ["name": .string($0.name), "value": .string($0.value)] }),
         ]
     }

@@ -12,7 +12,7 @@ import VerifyCore
 /// - `GET /console/delivery`, `/console/fraud`, `/console/settings`;
 /// - `GET /console/app.js`, `/console/app.css`: the page's own script and style.
 /// Pages hold no data themselves: the script loads it from the admin JSON routes with the session.
-struct ConsoleRoutes: RouteGroup {
+struct ConsoleRoutes: RouteCollection {
     let sessions: ConsoleSessions
     let parser: DeclaredRangesParser
     let defaultRegion: String?

@@ -14,22 +14,12 @@ public struct DevAccess: Sendable {
 
     static let loopback = ["127.0.0.0/8", "::1/128", "::ffff:127.0.0.0/104"].compactMap(CIDR.init)
 
-    /// Whether `path` is a development endpoint (anything under `/dev`), read as the router reads
-    /// it: empty segments do not count, so `//dev/messages` is guarded like `/dev/messages`.
-    /// Every request passes here, so the first segment is compared in place (no split).
-    static func guards(_ path: String) -> Bool {
-        let bytes = path.utf8
-        guard let start = bytes.firstIndex(where: { $0 != UInt8(ascii: "/") }) else { return false }
-        let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
-        return bytes[start..<end].elementsEqual("dev".utf8)
-    }
-
-    /// Whether a request for `path` from `client` (resolved address) may be answered. `host`: the
-    /// request's `Host`; a loopback client must also name a loopback host, or a web page whose
-    /// name an attacker re-points at 127.0.0.1 (DNS rebinding) could read the codes in a
-    /// developer's browser.
-    public func allows(path: String, client: String, host: String? = nil) -> Bool {
-        guard !exposed && Self.guards(path) else { return true }
+    /// Whether `client` (resolved address) may reach the development endpoints (the `/dev`
+    /// group's paths). `host`: the request's `Host`; a loopback client must also name a loopback
+    /// host, or a web page whose name an attacker re-points at 127.0.0.1 (DNS rebinding) could
+    /// read the codes in a developer's browser.
+    public func allows(client: String, host: String? = nil) -> Bool {
+        guard !exposed else { return true }
         guard Self.loopback.contains(where: { $0.contains(client) }) else { return false }
         return host.map(Self.isLoopbackHost) ?? true
     }

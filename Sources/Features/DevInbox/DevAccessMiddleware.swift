@@ -1,13 +1,13 @@
 import API
 import HTTPMessages
 
-/// Hides `/dev/…` from clients a ``DevAccess`` does not allow: they get the router's own 404, the
+/// The `/dev` group's middleware: hides its paths from clients a ``DevAccess`` does not allow: they get the router's own 404, the
 /// same answer as a path that does not exist, so nothing hints that a development server runs here.
 struct DevAccessMiddleware: Middleware {
     let access: DevAccess
 
     func respond(to request: HTTPRequest, context: inout RouteContext, next: NextResponder) throws -> HTTPResponse {
-        guard access.allows(path: request.path, client: context.clientAddress, host: request.headers["Host"]) else {
+        guard access.allows(client: context.clientAddress, host: request.headers["Host"]) else {
             throw RoutingError.notFound
         }
         return try next(request, &context)

@@ -1,7 +1,7 @@
 import API
 import VerifyCore
 
-/// The development endpoints as one feature: `/dev/messages` (``DevRoutes``), the live inbox page
+/// The development endpoints as one route group: `/dev/messages` (``DevRoutes``), the live inbox page
 /// and its event stream (``DevInboxRoutes``), and the loopback-only access check. The application
 /// adds it in development mode only, so production has no `/dev` routes at all.
 public struct DevInboxFeature: Sendable {
@@ -17,10 +17,11 @@ public struct DevInboxFeature: Sendable {
         self.access = access
     }
 
-    /// The routes and middleware for ``APIDependencies/features``.
-    public var api: APIFeature {
-        APIFeature(
-            routes: [DevRoutes(messages: messages, service: service), DevInboxRoutes(messages: messages, service: service, random: random)],
-            middleware: [DevAccessMiddleware(access: access)])
+    /// The `/dev` group for ``APIDependencies/groups``: its access check runs for every path
+    /// under `/dev`, routed or not.
+    public var group: RouteGroup {
+        RouteGroup(
+            "/dev", middleware: [DevAccessMiddleware(access: access)],
+            routes: [DevRoutes(messages: messages, service: service), DevInboxRoutes(messages: messages, service: service, random: random)])
     }
 }

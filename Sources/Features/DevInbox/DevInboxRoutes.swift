@@ -13,7 +13,7 @@ import VerifyCore
 ///   the status of their verifications (`event: status`), and `event: ready`; then each new
 ///   message as it is sent, each change of a shown verification's status, and a heartbeat
 ///   comment after `heartbeat` seconds of silence.
-struct DevInboxRoutes: RouteGroup {
+struct DevInboxRoutes: RouteCollection {
     let messages: any DevMessageLog
     let service: VerificationService
     let random: any RandomSource

@@ -5,7 +5,7 @@ import Synchronization
 import VerifyCore
 
 /// Development-only endpoints: never registered in production mode.
-struct DevRoutes: RouteGroup {
+struct DevRoutes: RouteCollection {
     let messages: any DevMessageLog
     let service: VerificationService
 

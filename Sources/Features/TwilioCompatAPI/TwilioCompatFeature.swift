@@ -1,8 +1,8 @@
 import API
 import Telemetry
 
-/// The Twilio Verify v2-compatible API (docs/TWILIO_COMPAT.md) as one feature: the `/v2` routes
-/// and the middleware that gives their refusals Twilio's shape. The application adds it only
+/// The Twilio Verify v2-compatible API (docs/TWILIO_COMPAT.md) as one route group: the `/v2`
+/// routes and the middleware that gives their refusals Twilio's shape. The application adds it only
 /// when Twilio credentials are configured, so without them `/v2` is an ordinary unknown path.
 public struct TwilioCompatFeature: Sendable {
     let dependencies: TwilioCompatDependencies
@@ -13,8 +13,8 @@ public struct TwilioCompatFeature: Sendable {
         self.logger = logger
     }
 
-    /// The routes and middleware for ``APIDependencies/features``.
-    public var api: APIFeature {
-        APIFeature(routes: [TwilioCompatRoutes(dependencies: dependencies, logger: logger)], middleware: [TwilioCompatMiddleware()])
+    /// The group for ``APIDependencies/groups``.
+    public var group: RouteGroup {
+        RouteGroup("/v2", middleware: [TwilioCompatMiddleware()], routes: [TwilioCompatRoutes(dependencies: dependencies, logger: logger)])
     }
 }

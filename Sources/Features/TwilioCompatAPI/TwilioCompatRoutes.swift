@@ -8,7 +8,7 @@ import Encoding
 /// `/v2/Services…`: Twilio Verify v2's wire protocol (form-encoded PascalCase parameters, JSON
 /// snake_case responses, HTTP Basic auth, Twilio's error body), over PhoneVerify's own lifecycle.
 /// docs/TWILIO_COMPAT.md is the migration guide.
-struct TwilioCompatRoutes: RouteGroup {
+struct TwilioCompatRoutes: RouteCollection {
     let dependencies: TwilioCompatDependencies
     let logger: Logger
 

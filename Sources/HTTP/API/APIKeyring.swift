@@ -104,6 +104,11 @@ public struct APIKeyring: Sendable {
     /// `unauthenticated` (no key, or a key nobody configured) or 403 `forbidden` (a valid key
     /// outside its scopes).
     public func require(_ request: HTTPRequest, _ anyOf: APIScope...) throws {
+        try require(request, anyOf: anyOf)
+    }
+
+    /// ``require(_:_:)`` with the scopes as an array (built once by ``ScopeMiddleware``).
+    public func require(_ request: HTTPRequest, anyOf: [APIScope]) throws {
         guard let presented = Self.bearer(request) else {
             if let scopes = try sessions?.scopes(of: request) {
                 guard !scopes.isDisjoint(with: anyOf) else { throw Self.forbidden(anyOf) }

@@ -4,7 +4,7 @@ import VerifyCore
 /// `/v1/app-attest/…`: what an iOS app needs before its assertions can pass the `app_attest`
 /// challenge (docs/CHALLENGES.md): server nonces, and the one-time attestation of a key. Only
 /// registered when the provider is enabled.
-struct AppAttestRoutes: RouteGroup {
+struct AppAttestRoutes: RouteCollection {
     let registry: any AppAttestRegistry
     let clock: any Clock
 

@@ -2,27 +2,41 @@ import HTTPMessages
 import Telemetry
 import VerifyCore
 
-/// Slows down key guessing (docs/OPERATIONS.md, "Sign-in throttle"): a console sign-in
-/// (`POST /console/session`) answered 401, or a bearer key refused as unknown on a route that
-/// takes API keys (`/v1/admin/…`, `/v1/credentials/introspect`, `/metrics`), counts as a failure
-/// of the client's IP. Past the free failures, the client's next attempts get 429
-/// `rate_limited` with a truthful `Retry-After` until its wait is over — valid keys included,
-/// or the throttle would still let guesses through. Other clients are never affected.
-struct AuthThrottleMiddleware: Middleware {
-    let throttle: AuthThrottle
-    let logger: Logger
-
-    /// Whether `request` presents a key to be checked: the console's sign-in form, or a bearer
-    /// key on a route that takes API keys (MFA's bearer session tokens are not keys).
-    static func isKeyAttempt(_ request: HTTPRequest) -> Bool {
-        if request.method == "POST" && request.path == "/console/session" { return true }
-        guard APIKeyring.bearer(request) != nil else { return false }
-        let path = request.path
-        return path.hasPrefix("/v1/admin/") || path == "/v1/credentials/introspect" || path == "/metrics"
+/// Slows down key guessing (docs/OPERATIONS.md, "Sign-in throttle"): a console sign-in answered
+/// 401, or a bearer key refused as unknown, counts as a failure of the client's IP. It is the
+/// middleware of the groups that take keys (``RouteGroup/keyThrottle(_:logger:)``: `/v1/admin`,
+/// `/v1/credentials/introspect`, `/metrics`) and of the console's sign-in, so it sees only their
+/// requests. Past the free failures, the client's next attempts get 429 `rate_limited` with a
+/// truthful `Retry-After` until its wait is over — valid keys included, or the throttle would
+/// still let guesses through. Other clients are never affected.
+public struct AuthThrottleMiddleware: Middleware {
+    /// What counts as an attempt in the group.
+    public enum Attempt: Sendable {
+        /// A request with a bearer key (MFA's bearer session tokens are not under these groups).
+        case bearerKey
+        /// A `POST` of the sign-in form.
+        case signIn
     }
 
-    func respond(to request: HTTPRequest, context: inout RouteContext, next: NextResponder) throws -> HTTPResponse {
-        guard Self.isKeyAttempt(request) else { return try next(request, &context) }
+    let throttle: AuthThrottle
+    let logger: Logger
+    let attempt: Attempt
+
+    public init(_ throttle: AuthThrottle, logger: Logger, counting attempt: Attempt = .bearerKey) {
+        self.throttle = throttle
+        self.logger = logger
+        self.attempt = attempt
+    }
+
+    func isAttempt(_ request: HTTPRequest) -> Bool {
+        switch attempt {
+        case .bearerKey: return APIKeyring.bearer(request) != nil
+        case .signIn: return request.method == "POST"
+        }
+    }
+
+    public func respond(to request: HTTPRequest, context: inout RouteContext, next: NextResponder) throws -> HTTPResponse {
+        guard isAttempt(request) else { return try next(request, &context) }
         let client = context.clientIP
         if let wait = try throttle.wait(client: client) {
             throw VerifyError(

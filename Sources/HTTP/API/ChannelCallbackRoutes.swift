@@ -9,7 +9,7 @@ import VerifyCore
 /// - `POST /v1/webhooks/vonage/whatsapp`: Messages API statuses;
 /// - `POST /v1/webhooks/vonage/voice`: Voice API call events (both Vonage routes: a signed
 ///   JWT in `Authorization`, or the callback token in the URL).
-struct ChannelCallbackRoutes: RouteGroup {
+struct ChannelCallbackRoutes: RouteCollection {
     /// Larger bodies are refused before any check (Meta batches statuses; a few KiB each).
     static let maxBodyBytes = 64 * 1024
 

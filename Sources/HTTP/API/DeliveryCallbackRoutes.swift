@@ -29,7 +29,7 @@ public struct CallbackAuthenticators: Sendable {
 /// Delivery receipts from vendors: `POST /v1/webhooks/twilio/status` (SMS, WhatsApp and calls,
 /// signed with X-Twilio-Signature; bad signatures get 403), `GET|POST /v1/webhooks/vonage/dlr?token=…`,
 /// and the WhatsApp and voice webhooks of `ChannelCallbackRoutes`.
-struct DeliveryCallbackRoutes: RouteGroup {
+struct DeliveryCallbackRoutes: RouteCollection {
     let receipts: DeliveryReceipts
     let auth: CallbackAuthenticators
 

@@ -2,7 +2,7 @@ import HTTPMessages
 import VerifyCore
 
 /// JWKS and the OpenID-style discovery document, so stock JWT libraries verify credentials.
-struct DiscoveryRoutes: RouteGroup {
+struct DiscoveryRoutes: RouteCollection {
     let keys: any KeyRing
     let issuer: String
     /// Whether `POST /v1/credentials/introspect` exists (advertised as `introspection_endpoint`).

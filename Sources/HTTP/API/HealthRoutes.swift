@@ -7,7 +7,7 @@ import VerifyCore
 /// (production) a not-ready answer says why only to a key of scope `metrics` or `read`: store
 /// errors can name hosts and users, and gateway states are for operators; probes need only
 /// the status.
-struct HealthRoutes: RouteGroup {
+struct HealthRoutes: RouteCollection {
     let readiness: @Sendable () throws -> Void
     let gatewayReadiness: @Sendable () throws -> Void
     let keys: APIKeyring

@@ -2,22 +2,19 @@ import HTTPMessages
 import VerifyCore
 
 /// `POST /v1/credentials/introspect` (RFC 7662) for the main auth server: form field `token` (a
-/// JSON body `{"token": …}` is accepted too), authenticated with a key of scope `introspect`. An active
+/// JSON body `{"token": …}` is accepted too), authenticated with a key of scope `introspect` (the group's ``ScopeMiddleware``). An active
 /// credential's answer is `{"active": true, …its claims}` and redeems it; anything else (invalid,
 /// expired, redeemed before) is `{"active": false}` and nothing more (RFC 7662 §2.2).
-struct IntrospectionRoutes: RouteGroup {
+struct IntrospectionRoutes: RouteCollection {
     static let path = "/v1/credentials/introspect"
     /// Longest body read for the token (credentials are under 1 KiB).
     static let maxTokenBytes = 8 * 1024
 
     let introspector: CredentialIntrospector
-    let keys: APIKeyring
 
     func register(in router: inout Router) {
         let introspector = self.introspector
-        let keys = self.keys
         router.add("POST", Self.path) { request, _ in
-            try keys.require(request, .introspect)
             let token = try Self.token(of: request)
             let headers: HTTPHeaders = ["Cache-Control": "no-store"]
             guard let credential = try introspector.introspect(token), case .object(let claims) = credential.claims else {

@@ -3,7 +3,7 @@ import VerifyCore
 
 /// `/v1/mfa/…`: the phone second factor for users of the main auth server. Every route needs
 /// `Authorization: Bearer <session token>`.
-struct MFARoutes: RouteGroup {
+struct MFARoutes: RouteCollection {
     let mfa: MFAService
     let sessions: any SessionVerifier
     let clock: any Clock

@@ -1,7 +1,7 @@
 import HTTPMessages
 
 /// `GET /openapi.json`: the document the API is tested against (docs/openapi.json), encoded once.
-struct OpenAPIRoutes: RouteGroup {
+struct OpenAPIRoutes: RouteCollection {
     func register(in router: inout Router) {
         let openAPI = Array(OpenAPIDocument.json.utf8)
         router.add("GET", "/openapi.json") { _, _ in

@@ -59,6 +59,23 @@ public struct Router: Sendable {
         routes.append(Route(method: method, template: template, segments: segments, handler: handler))
     }
 
+    /// Adds `other`'s routes, each handler run through `middleware` (folded once, here).
+    mutating func add(_ other: Router, through middleware: [any Middleware]) {
+        for route in other.routes {
+            guard !middleware.isEmpty else {
+                routes.append(route)
+                continue
+            }
+            let handler = route.handler
+            let chain = MiddlewareChain(middleware) { request, context in try handler(request, context) }
+            routes.append(
+                Route(method: route.method, template: route.template, segments: route.segments) { request, context in
+                    var context = context
+                    return try chain.respond(to: request, context: &context)
+                })
+        }
+    }
+
     /// Every registered (method, template) pair, for documentation checks.
     public var table: [(method: String, template: String)] { routes.map { ($0.method, $0.template) } }
 

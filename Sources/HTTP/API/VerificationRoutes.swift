@@ -4,7 +4,7 @@ import VerifyCore
 import Encoding
 
 /// `/v1/verifications…`: the first-factor phone verification API.
-struct VerificationRoutes: RouteGroup {
+struct VerificationRoutes: RouteCollection {
     let service: VerificationService
     let clock: any Clock
 

@@ -4,24 +4,22 @@ import Console
 import Telemetry
 import VerifyCore
 
-/// Plugs the operator console (docs/OPERATIONS.md, "Console") into the API: its feature, and its
-/// sessions into the keyring so every admin route accepts them. Skipped with
-/// `PHONE_VERIFY_CONSOLE=false`.
+/// Builds the operator console (docs/OPERATIONS.md, "Console") when `PHONE_VERIFY_CONSOLE` is
+/// on: its groups go into the API, its sessions into the keyring so every admin route accepts
+/// them (``APIWiring``).
 enum ConsoleWiring {
-    static func add(
-        to dependencies: inout APIDependencies, _ c: Configuration, store: any AppStore, secrets: Secrets,
-        delivery: DeliveryService, issuer: String, clock: any Clock, random: any RandomSource, logger: Logger
-    ) {
+    static func feature(
+        _ c: Configuration, store: any AppStore, secrets: Secrets, delivery: DeliveryService, issuer: String,
+        verifications: VerificationAdmin?, lockouts: LockoutAdmin?, clock: any Clock, random: any RandomSource, logger: Logger
+    ) -> ConsoleFeature {
         let crypto = LibCryptoConsoleCrypto(key: secrets.keys.consoleSessionKey)
-        let console = ConsoleFeature(
+        return ConsoleFeature(
             sessions: ConsoleSessions(
                 keyring: c.apiKeys, crypto: crypto, clock: clock, random: random, idleTimeout: c.consoleIdleTimeout,
                 secureCookie: c.consoleSecureCookie, revocations: SessionRevocations(store: store, clock: clock)),
             crypto: crypto, parser: DeclaredRangesParser(inner: LibPhoneNumberParser(), ranges: c.numberRanges),
-            verifications: dependencies.verificationAdmin, lockouts: dependencies.lockoutAdmin, factors: store as? any FactorAdminStore,
+            verifications: verifications, lockouts: lockouts, factors: store as? any FactorAdminStore,
             operations: operations(c, store: store, delivery: delivery, issuer: issuer), clock: clock, logger: logger)
-        dependencies.apiKeys.sessions = console.sessions
-        dependencies.features.append(console.api(keys: dependencies.apiKeys))
     }
 
     static func operations(_ c: Configuration, store: any AppStore, delivery: DeliveryService, issuer: String) -> ConsoleOperations {

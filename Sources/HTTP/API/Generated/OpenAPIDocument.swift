@@ -4200,6 +4200,68 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/v1/admin/signing-keys": {
+      "get": {
+        "operationId": "listSigningKeys",
+        "summary": "The credential signing keys and their states",
+        "description": "As `phone-verify keys list`: each key's `kid`, algorithm, status, `retire_after` and whether JWKS publishes it; never key material. Scope `read` (docs/OPERATIONS.md, \"Key rotation\").",
+        "tags": [
+          "admin"
+        ],
+        "security": [
+          {
+            "adminKey": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The keys, oldest first.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cache-Control"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "signing_keys"
+                  ],
+                  "properties": {
+                    "signing_keys": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/SigningKey"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/InsufficientScope"
+          },
+          "429": {
+            "$ref": "#/components/responses/AuthThrottled"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
     "/v1/webhooks/meta/whatsapp": {
       "get": {
         "operationId": "metaWhatsAppSubscribe",
@@ -8036,54 +8098,7 @@ public enum OpenAPIDocument {
           "signing_keys": {
             "type": "array",
             "items": {
-              "type": "object",
-              "additionalProperties": false,
-              "required": [
-                "kid",
-                "algorithm",
-                "status",
-                "created_at",
-                "retire_after",
-                "published"
-              ],
-              "properties": {
-                "kid": {
-                  "type": "string"
-                },
-                "algorithm": {
-                  "type": "string"
-                },
-                "status": {
-                  "type": "string",
-                  "enum": [
-                    "active",
-                    "verifying",
-                    "retired"
-                  ]
-                },
-                "created_at": {
-                  "type": "string",
-                  "format": "date-time",
-                  "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
-                  "description": "RFC 3339, UTC, whole seconds"
-                },
-                "retire_after": {
-                  "oneOf": [
-                    {
-                      "type": "string",
-                      "format": "date-time",
-                      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
-                      "description": "RFC 3339, UTC, whole seconds"
-                    },
-                    {
-                      "type": "null"
-                    }
-                  ]
-                },
-                "published": {
-                  "type": "boolean"
-                }
-              }
+              "$ref": "#/components/schemas/SigningKey"
             }
           },
           "settings": {
@@ -8107,6 +8122,57 @@ public enum OpenAPIDocument {
           }
         },
         "description": "Signing keys (as `phone-verify keys list`) and every setting with secrets masked (as `phone-verify config check`)."
+      },
+      "SigningKey": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "kid",
+          "algorithm",
+          "status",
+          "created_at",
+          "retire_after",
+          "published"
+        ],
+        "properties": {
+          "kid": {
+            "type": "string"
+          },
+          "algorithm": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "active",
+              "verifying",
+              "retired"
+            ]
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time",
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+            "description": "RFC 3339, UTC, whole seconds"
+          },
+          "retire_after": {
+            "oneOf": [
+              {
+                "type": "string",
+                "format": "date-time",
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                "description": "RFC 3339, UTC, whole seconds"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "published": {
+            "type": "boolean"
+          }
+        },
+        "description": "A credential signing key, as `phone-verify keys list` shows it: never key material."
       },
       "ConsoleFraudHistory": {
         "type": "object",
