@@ -42,15 +42,27 @@ public struct Logger: Sendable {
 
     public func isEnabled(_ level: LogLevel) -> Bool { level >= minimumLevel }
 
-    public func log(_ level: LogLevel, _ message: @autoclosure () -> String, _ fields: [(String, String)] = []) {
+    /// The message and the fields are built only when `level` is enabled: a line below the
+    /// minimum level costs its caller no allocation (masked numbers, joined strings).
+    public func log(
+        _ level: LogLevel, _ message: @autoclosure () -> String, _ fields: @autoclosure () -> [(String, String)] = []
+    ) {
         guard level >= minimumLevel else { return }
-        handler.write(LogRecord(time: Date(), level: level, message: message(), fields: context + fields))
+        handler.write(LogRecord(time: Date(), level: level, message: message(), fields: context + fields()))
     }
 
-    public func debug(_ message: @autoclosure () -> String, _ fields: [(String, String)] = []) { log(.debug, message(), fields) }
-    public func info(_ message: @autoclosure () -> String, _ fields: [(String, String)] = []) { log(.info, message(), fields) }
-    public func warning(_ message: @autoclosure () -> String, _ fields: [(String, String)] = []) { log(.warning, message(), fields) }
-    public func error(_ message: @autoclosure () -> String, _ fields: [(String, String)] = []) { log(.error, message(), fields) }
+    public func debug(_ message: @autoclosure () -> String, _ fields: @autoclosure () -> [(String, String)] = []) {
+        log(.debug, message(), fields())
+    }
+    public func info(_ message: @autoclosure () -> String, _ fields: @autoclosure () -> [(String, String)] = []) {
+        log(.info, message(), fields())
+    }
+    public func warning(_ message: @autoclosure () -> String, _ fields: @autoclosure () -> [(String, String)] = []) {
+        log(.warning, message(), fields())
+    }
+    public func error(_ message: @autoclosure () -> String, _ fields: @autoclosure () -> [(String, String)] = []) {
+        log(.error, message(), fields())
+    }
 }
 
 /// Drops every record.
