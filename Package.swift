@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "VerifyCore", dependencies: ["Encoding"], path: "Sources/Domain/VerifyCore"),
 
         // Infrastructure: implementations of the domain's protocols
-        .target(name: "Stores", dependencies: ["VerifyCore", "SQLite"], path: "Sources/Infrastructure/Stores"),
+        .target(name: "SQLiteStore", dependencies: ["VerifyCore", "SQLite"], path: "Sources/Infrastructure/SQLiteStore"),
         .target(name: "PostgresStore", dependencies: ["VerifyCore", "Postgres"], path: "Sources/Infrastructure/PostgresStore"),
         .target(
             name: "Gateways", dependencies: ["VerifyCore", "Encoding", "Telemetry", "CurlClient", "LibCrypto"],
@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
-                "VerifyCore", "Encoding", "Stores", "Gateways", "Adapters", "Challenges", "API", "TwilioCompatAPI", "DevInbox", "Console", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
+                "VerifyCore", "Encoding", "SQLiteStore", "Gateways", "Adapters", "Challenges", "API", "TwilioCompatAPI", "DevInbox", "Console", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
                 "CurlClient", "SQLite", "PostgresStore",
             ],
             path: "Sources/Application/App"),
@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "CurlClientTests", dependencies: ["ThreadTesting", "CurlClient", "HTTPServer", "HTTPMessages"]),
         .testTarget(name: "PostgresTests", dependencies: ["ThreadTesting", "Postgres"]),
         .testTarget(
-            name: "StoreContractTests", dependencies: ["Stores", "SQLite", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
+            name: "StoreContractTests", dependencies: ["SQLiteStore", "SQLite", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
         .testTarget(name: "PostgresStoreTests", dependencies: ["ThreadTesting", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
         .testTarget(
             name: "AdaptersTests",
@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateways", "Stores", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPMessages", "CurlClient", "LibCrypto", "Telemetry",
+                "Gateways", "SQLiteStore", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPMessages", "CurlClient", "LibCrypto", "Telemetry",
             ]),
         .testTarget(
             name: "ChallengesTests",

@@ -1,6 +1,6 @@
 import Adapters
 import Foundation
-import Stores
+import SQLiteStore
 import Telemetry
 import VerifyCore
 
