@@ -1,4 +1,4 @@
-import Adapters
+import Crypto
 import Foundation
 import Gateways
 import Telemetry

@@ -1,4 +1,3 @@
-import Adapters
 import Foundation
 import SQLiteStore
 import Telemetry

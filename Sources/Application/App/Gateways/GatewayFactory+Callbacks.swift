@@ -1,5 +1,5 @@
 import API
-import Adapters
+import Credentials
 import Gateways
 import LibCrypto
 import VerifyCore

@@ -1,5 +1,7 @@
 import API
-import Adapters
+import Credentials
+import Crypto
+import PhoneParsing
 import DevInbox
 import Gateways
 import Telemetry

@@ -1,4 +1,4 @@
-import Adapters
+import PhoneParsing
 import Testing
 import VerifyCore
 

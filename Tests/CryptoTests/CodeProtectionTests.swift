@@ -1,10 +1,10 @@
-import Adapters
+import Crypto
 import LibCrypto
 import Foundation
 import Testing
 import VerifyCore
 
-@Suite struct AdapterBasicsTests {
+@Suite struct CodeProtectionTests {
     @Test func codeHashesAreKeyedBoundToTheVerificationAndConstantTimeChecked() {
         let hasher = HMACCodeHasher(key: Array(repeating: 7, count: 32))
         let hash = hasher.hash(code: "123456", verificationID: "ver_a")
@@ -27,26 +27,6 @@ import VerifyCore
         #expect(throws: (any Error).self) { try sealer.open(tampered) }
     }
 
-    @Test func jwtSignerPublishesAUsableJWK() throws {
-        let signer = try JWTSigner(key: try SigningKey.generate(.ed25519))
-        let jwk = try signer.publicJWK()
-        #expect(jwk["kid"] == .string(signer.keyID))
-        #expect(jwk["alg"] == "EdDSA")
-        #expect(jwk["use"] == "sig")
-        var fields: [String: String] = [:]
-        if case .object(let members) = jwk { for m in members { fields[m.key] = m.value.stringValue } }
-        let verifier = try VerifyingKey(jwk: fields)
-        let message = Array("header.payload".utf8)
-        #expect(verifier.verify(signature: try signer.sign(message), message: message))
-    }
-
-    @Test func libphonenumberParserMapsToTheDomain() {
-        let parser = LibPhoneNumberParser()
-        guard case .success(let n) = parser.parse("07400 123456", defaultRegion: "GB") else { Issue.record("must parse"); return }
-        #expect(n.e164 == "+447400123456" && n.region == "GB" && n.countryCode == 44 && n.lineType == .mobile)
-        #expect(n.international == "+44 7400 123456")
-        #expect(parser.parse("+1 415 555", defaultRegion: nil) == .failure(.tooShort))
-    }
 
     @Test func randomCodesAreUniformOverTheWholeRange() {
         let random = OpenSSLRandom()

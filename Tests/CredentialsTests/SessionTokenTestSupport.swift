@@ -1,4 +1,4 @@
-import Adapters
+import Credentials
 import LibCrypto
 import Foundation
 import HTTPServer
