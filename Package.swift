@@ -98,6 +98,7 @@ let package = Package(
         .target(name: "ThreadTesting", path: "Sources/Testing/ThreadTesting"),
 
         .testTarget(name: "VerifyCoreTests", dependencies: ["VerifyCore", "VerifyTesting"]),
+        .testTarget(name: "EncodingTests", dependencies: ["Encoding"]),
         .testTarget(
             name: "APITests",
             dependencies: ["API", "TwilioCompatAPI", "DevInbox", "Console", "VerifyCore", "VerifyTesting", "HTTPMessages", "Telemetry"]),

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import VerifyCore
+@testable import Encoding
 
 /// ``JSONFastParser`` must give exactly what Foundation gives, or step aside.
 @Suite struct JSONFastParserTests {

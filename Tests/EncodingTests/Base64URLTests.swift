@@ -1,8 +1,8 @@
 import Testing
 
-@testable import VerifyCore
+@testable import Encoding
 
-@Suite("VerifyCore Base64URL")
+@Suite("Base64URL")
 struct Base64URLTests {
     /// RFC 4648 §10 test vectors with the `=` padding removed (RFC 7515 §2).
     @Test(arguments: [
