@@ -61,7 +61,7 @@ public struct CredentialIssuer: Sendable {
     }
 
     /// First-factor credential: `sub` is `tel:+E164`, `amr` ["sms"], `acr` "aal1". Only for a
-    /// sign-in verification: one started through the Twilio-compatible API may carry a code its
+    /// sign-in verification: a delegated one (`Purpose.isDelegated`) may carry a code its
     /// caller chose for a number it does not hold, so it must never prove the number (defence in
     /// depth: the native routes do not reach those verifications either).
     public func firstFactor(for verification: Verification, at now: Date) throws -> Credential {
@@ -74,7 +74,7 @@ public struct CredentialIssuer: Sendable {
     /// Step-up credential: the primary session's `sub` and `sid`, its `amr` plus "sms" and "mfa"
     /// (RFC 8176), `acr` "aal2", and a fresh `auth_time`.
     public func stepUp(for principal: Principal, verification: Verification, at now: Date) throws -> Credential {
-        guard !verification.purpose.isTwilioCompat else { throw Self.refused(verification) }
+        guard !verification.purpose.isDelegated else { throw Self.refused(verification) }
         var amr = principal.authenticationMethods
         for method in ["sms", "mfa"] where !amr.contains(method) { amr.append(method) }
         return try issue(

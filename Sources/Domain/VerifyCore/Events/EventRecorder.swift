@@ -61,7 +61,7 @@ public struct EventRecorder: Sendable {
         ], at: at, id: "evt_failed_" + v.id))
     }
 
-    func canceled(_ v: Verification, at: Date, in tx: any StoreTransaction) throws {
+    package func canceled(_ v: Verification, at: Date, in tx: any StoreTransaction) throws {
         guard wants(.verificationCanceled) else { return }
         try tx.insertEvent(make(.verificationCanceled, data: Self.verification(v), at: at))
     }

@@ -27,7 +27,7 @@ public struct AbuseProtection: Sendable {
     /// another tenant's (docs/ABUSE.md, "Failed checks").
     public static func serverCaller(account: String) -> String { serverCaller + ":" + account }
 
-    static func isServerCaller(_ client: String) -> Bool {
+    package static func isServerCaller(_ client: String) -> Bool {
         client == serverCaller || client.hasPrefix(serverCaller + ":")
     }
 

@@ -45,7 +45,7 @@ public struct SendOptions: Sendable, Equatable {
     }
 
     /// `number`, unless its line type is refused by these options.
-    func vet(_ number: PhoneNumber) throws -> PhoneNumber {
+    package func vet(_ number: PhoneNumber) throws -> PhoneNumber {
         if refusedLineTypes.contains(number.lineType) {
             throw VerifyError(
                 .unsupportedLineType, "\(number.lineType.rawValue) numbers cannot receive verification codes",

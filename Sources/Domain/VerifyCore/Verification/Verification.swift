@@ -5,16 +5,18 @@ public enum Purpose: String, Sendable, Codable, CaseIterable {
     case signIn = "sign_in"
     case mfaEnroll = "mfa_enroll"
     case mfaStepUp = "mfa_step_up"
-    /// Started through the Twilio-compatible API (`/v2`): its caller may choose the code (custom
+    /// Started on behalf of an API that runs the flow for its own caller (a feature with a wire
+    /// protocol of its own, such as a compatibility API): the caller may choose the code (custom
     /// codes) and the number, so it never yields a credential and the native routes never see it.
-    case twilioCompat = "twilio_compat"
-    /// A Twilio-compatible verification that has carried a caller-chosen code (`CustomCode`): its
-    /// approval proves nothing about who holds the phone, so it is never a conversion for the
+    /// The stored labels are the ones rows have carried since before the domain had this name.
+    case delegated = "twilio_compat"
+    /// A delegated verification that has carried a caller-chosen code (`SendOptions.customCode`):
+    /// its approval proves nothing about who holds the phone, so it is never a conversion for the
     /// fraud guard (a tenant could otherwise lift a pause by checking its own codes).
-    case twilioCompatCustomCode = "twilio_compat_custom_code"
+    case delegatedCustomCode = "twilio_compat_custom_code"
 
-    /// Started through the Twilio-compatible API, with or without a custom code.
-    public var isTwilioCompat: Bool { self == .twilioCompat || self == .twilioCompatCustomCode }
+    /// Started on behalf of another API, with or without a custom code.
+    public var isDelegated: Bool { self == .delegated || self == .delegatedCustomCode }
 }
 
 /// Lifecycle of a verification. `expired` is never stored: it is derived from `expiresAt`.

@@ -90,9 +90,9 @@ extension VerificationService {
     /// Whether a start or resend of `plan` for `purpose` may go over WhatsApp instead when the
     /// fraud guard refuses its SMS destination (docs/ABUSE.md, "Steering"): WhatsApp is enabled,
     /// and the client asked for `auto`, or for SMS with `PHONE_VERIFY_FRAUD_STEER=whatsapp`. The
-    /// Twilio-compatible API sends what its caller asked for.
+    /// delegated verification sends what its caller asked for.
     func canSteer(_ plan: ChannelPlan, purpose: Purpose) -> Bool {
-        guard policy.channels.enabled.contains(.whatsapp), !purpose.isTwilioCompat, plan.channels.contains(.sms) else { return false }
+        guard policy.channels.enabled.contains(.whatsapp), !purpose.isDelegated, plan.channels.contains(.sms) else { return false }
         return plan.requested == "auto" || (plan.requested == Channel.sms.rawValue && protection.fraud.policy.steerToWhatsApp)
     }
 

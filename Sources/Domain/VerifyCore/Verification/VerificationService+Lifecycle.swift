@@ -68,7 +68,7 @@ extension VerificationService {
                 ? CodeGenerator(length: v.codeLength, random: random).next() : fresh
             let code = testCode ?? generated
             // Once a caller chose a code, the verification's approval is never a conversion.
-            if options.customCode != nil && testCode == nil { v.purpose = .twilioCompatCustomCode }
+            if options.customCode != nil && testCode == nil { v.purpose = .delegatedCustomCode }
             v.codeLength = code.count
             var plan = (switched ?? ChannelPlan(requested: v.channel, channels: [Channel(rawValue: v.channel) ?? .sms]))
                 .limited(to: v.maxSends - v.sends)
@@ -167,7 +167,7 @@ extension VerificationService {
                 try recorder?.approved(v, at: now, in: tx)
                 try onApproved?(v, tx)
                 // A test number's or a caller-chosen code's approval proves nothing about the phone.
-                if !isTestNumber && v.purpose != .twilioCompatCustomCode {
+                if !isTestNumber && v.purpose != .delegatedCustomCode {
                     try protection.fraud.recordApproval(
                         keys: protection.fraudKeys(
                             phone: v.phoneNumber, region: v.region, channels: [Channel(rawValue: v.channel) ?? .sms], requester: requester),
@@ -235,7 +235,7 @@ extension VerificationService {
     /// Approves a checked verification and issues its first-factor credential.
     public func checkAndIssue(id: String, code: String, clientIP: String = "") throws -> ApprovedCheck {
         try issuer.requireSigner()
-        // Sign-in verifications only: never a Twilio-compatible one (its code may be the caller's choice).
+        // Sign-in verifications only: never a delegated one (its code may be the caller's choice).
         let checked = try check(id: id, code: code, clientIP: clientIP, purposes: [.signIn])
         return ApprovedCheck(
             verification: checked.verification, credential: try issuer.firstFactor(for: checked.verification, at: clock.now()),

@@ -3,10 +3,10 @@ import Foundation
 /// The refusals a send or a check shares: custom codes, a verification that is over, exhausted
 /// quotas as RateLimit reports, and the lifetimes they are measured in.
 extension VerificationService {
-    /// A caller-chosen code proves nothing about the number, so only the Twilio-compatible API's
-    /// verifications (which never yield a credential) may carry one.
+    /// A caller-chosen code proves nothing about the number, so only delegated
+    /// verifications (`Purpose.isDelegated`: they never yield a credential) may carry one.
     static func requireCustomCodeAllowed(_ purpose: Purpose) throws {
-        guard purpose.isTwilioCompat else {
+        guard purpose.isDelegated else {
             throw VerifyError(
                 .invalidRequest, "custom_code is only for verifications of the Twilio-compatible API", details: ["field": "custom_code"])
         }

@@ -63,13 +63,13 @@ public struct ApprovedCheck: Sendable, Equatable {
 /// SQL or C; every state change is one store transaction.
 public struct VerificationService: Sendable {
     let store: any VerificationStore
-    let parser: any PhoneNumberParser
+    package let parser: any PhoneNumberParser
     let hasher: any CodeHasher
     let sealer: any MessageSealer
-    let random: any RandomSource
-    let clock: any Clock
+    package let random: any RandomSource
+    package let clock: any Clock
     let composer: any MessageComposer
-    let notifier: any DeliveryNotifier
+    package let notifier: any DeliveryNotifier
     let issuer: CredentialIssuer
     public let policy: VerificationPolicy
     public let protection: AbuseProtection
@@ -150,7 +150,7 @@ public struct VerificationService: Sendable {
         let verification = Verification(
             id: id, phoneNumber: number.e164, display: number.international, region: number.region,
             countryCode: number.countryCode, channel: plan.first.rawValue, locale: request.locale,
-            purpose: options.customCode == nil ? request.purpose : .twilioCompatCustomCode,
+            purpose: options.customCode == nil ? request.purpose : .delegatedCustomCode,
             subject: request.subject, sessionID: request.sessionID,
             codeHash: hasher.hash(code: code, verificationID: id), codeLength: code.count,
             maxAttempts: policy.maxAttempts, sends: testE164 == nil ? plan.channels.count : 1, maxSends: policy.maxSends, createdAt: now,

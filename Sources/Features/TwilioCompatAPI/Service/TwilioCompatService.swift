@@ -1,4 +1,5 @@
 import Foundation
+import VerifyCore
 
 /// A verification as the Twilio-compatible API shows it: the verification, its service link and
 /// its sends.
@@ -131,7 +132,7 @@ public struct TwilioCompatService: Sendable {
                 let now = clock.now()
                 let outcome = try verifications.start(
                     StartRequest(
-                        phoneNumber: request.to, channel: request.channel, locale: request.locale, purpose: request.customCode == nil ? .twilioCompat : .twilioCompatCustomCode, clientIP: client,
+                        phoneNumber: request.to, channel: request.channel, locale: request.locale, purpose: request.customCode == nil ? .delegated : .delegatedCustomCode, clientIP: client,
                         requester: requester, options: options)
                 ) { verification, tx in
                     let compat = try Self.twilioCompatTransaction(tx)
@@ -256,7 +257,7 @@ public struct TwilioCompatService: Sendable {
 
     /// The only verifications this API starts and reaches: never native (`sign_in`) or MFA ones,
     /// and the native routes never reach these (docs/TWILIO_COMPAT.md).
-    static let purposes: Set<Purpose> = [.twilioCompat, .twilioCompatCustomCode]
+    static let purposes: Set<Purpose> = [.delegated, .delegatedCustomCode]
 
     /// `invalid_request` naming a Twilio parameter.
     public static func invalid(_ parameter: String, _ reason: String) -> VerifyError {

@@ -1,4 +1,5 @@
 import Foundation
+import VerifyCore
 
 /// Services (`VA…`): settings owned by one account, which drive its verifications.
 extension TwilioCompatService {
