@@ -1,5 +1,5 @@
 import API
-import Credentials
+import Adapters
 import Gateways
 import LibCrypto
 import VerifyCore
