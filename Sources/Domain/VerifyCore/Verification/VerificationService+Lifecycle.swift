@@ -14,110 +14,6 @@ extension VerificationService {
         }
     }
 
-    /// Sends a new code; the previous code stops working, the attempt counter is kept, and
-    /// the cooldown doubles after each send. Counts against the same limits as a start.
-    /// `options` shape the new code and its text (a generated code keeps the verification's
-    /// length unless `options.codeLength` says otherwise); `ignoringCooldown` skips the resend
-    /// cooldown (the Twilio-compatible API, where a repeat request sends at once).
-    public func resend(
-        id: String, clientIP: String = "", purposes: Set<Purpose> = [.signIn], options: SendOptions = SendOptions(),
-        ignoringCooldown: Bool = false, requester: String? = nil, challenge: ChallengeSubmission? = nil, channel: String? = nil
-    ) throws -> StartOutcome {
-        let now = clock.now()
-        let service = self
-        try options.validate()
-        // A resend may switch channel: the new plan is checked against the number's line type.
-        let switched = try channel.flatMap { try resendPlan($0, id: id, purposes: purposes, now: now) }
-        // A submitted challenge is bound to the number: read it first (only then).
-        let proof: ChallengeOutcome
-        if let challenge, purposes.contains(.signIn), challenges.isActive,
-            let v = try store.read({ try $0.verification(id: id) }), v.purpose == .signIn
-        {
-            proof = try checkChallenge(challenge, purpose: .signIn, action: "resend", phone: v.phoneNumber, verificationID: id, client: clientIP, now: now)
-        } else {
-            proof = .none
-        }
-        let fresh = options.customCode ?? CodeGenerator(length: options.codeLength ?? policy.codeLength, random: random).next()
-        let random = self.random
-        let outcome = try countingRefusals { try store.write(reading: ReadSet(verifications: [id])) { tx -> StartOutcome in
-            guard var v = try tx.verification(id: id), purposes.contains(v.purpose) else {
-                throw VerifyError.notFound(id)
-            }
-            if options.customCode != nil { try Self.requireCustomCodeAllowed(v.purpose) }
-            try Self.requireUsable(v, now: now)
-            guard v.sends < v.maxSends else {
-                let rest = Self.remainingLifetime(v, now: now)
-                throw VerifyError(
-                    .maxSendsReached, "no more codes can be sent for this verification; start a new one",
-                    details: ["max_sends": .int(Int64(v.maxSends))], retryAfter: rest,
-                    rateLimit: Self.exhausted("verification_sends", quota: v.maxSends, window: Self.codeLifetime(v), reset: rest))
-            }
-            guard ignoringCooldown || now >= v.resendAvailableAt else {
-                let wait = Int(v.resendAvailableAt.timeIntervalSince(now).rounded(.up))
-                let cooldown = max(1, Int(v.resendAvailableAt.timeIntervalSince(v.lastSentAt).rounded(.up)))
-                throw VerifyError(
-                    .resendTooSoon, "a new code can be sent in \(wait) s",
-                    details: ["resend_available_at": .string(RFC3339.format(v.resendAvailableAt))], retryAfter: wait,
-                    rateLimit: Self.exhausted("resend_cooldown", quota: 1, window: cooldown, reset: wait))
-            }
-            let protection = service.protection
-            let testCode = try protection.testNumbers.code(for: v.phoneNumber, now: now)
-            // A generated code has the verification's length (it may differ from the policy's).
-            let generated = options.customCode == nil && options.codeLength == nil && fresh.count != v.codeLength
-                && CodeGenerator.allowedLengths.contains(v.codeLength)
-                ? CodeGenerator(length: v.codeLength, random: random).next() : fresh
-            let code = testCode ?? generated
-            // Once a caller chose a code, the verification's approval is never a conversion.
-            if options.customCode != nil && testCode == nil { v.purpose = .delegatedCustomCode }
-            v.codeLength = code.count
-            var plan = (switched ?? ChannelPlan(requested: v.channel, channels: [Channel(rawValue: v.channel) ?? .sms]))
-                .limited(to: v.maxSends - v.sends)
-            // A requester waiting out its failed-check backoff gets no new codes for the number
-            // either, not even on a verification started before.
-            let user = v.purpose == .signIn ? nil : v.subject
-            let stepUp = v.purpose == .mfaStepUp
-            let screeningFor = { (channels: [Channel]) -> SendScreening in
-                SendScreening(
-                    subjects: protection.sendSubjects(
-                        phone: v.phoneNumber, client: clientIP, user: user, stepUp: stepUp, testNumber: testCode != nil, channels: channels,
-                        shareOf: proof.passed ? requester ?? AbuseProtection.requester(client: clientIP, user: user) : nil),
-                    lockoutKey: protection.lockoutKey(phone: v.phoneNumber, client: clientIP, user: user, requester: requester),
-                    fraudKeys: testCode == nil
-                        ? protection.fraudKeys(phone: v.phoneNumber, region: v.region, channels: channels, requester: requester) : [],
-                    judged: testCode == nil && !stepUp,
-                    challengeable: testCode == nil && v.purpose == .signIn && service.challenges.isActive && purposes.contains(.signIn),
-                    outcome: proof, client: clientIP, heldToVolume: v.purpose != .mfaEnroll)
-            }
-            // As on start: an `auto` plan refused by one channel's own quota goes by the others.
-            let steer = testCode == nil && service.canSteer(plan, purpose: v.purpose)
-            let screenedPlan = try service.screenCutting(plan, screeningFor, steer: steer, now: now, in: tx)
-            let (screening, screened) = (screenedPlan.screening, screenedPlan.screened)
-            let steered = plan.channels.contains(.sms) && !screenedPlan.plan.channels.contains(.sms)
-            plan = screenedPlan.plan
-            v.sends += testCode == nil ? plan.channels.count : 1
-            v.channel = plan.first.rawValue
-            v.codeHash = service.hasher.hash(code: code, verificationID: v.id)
-            v.lastSentAt = now
-            v.expiresAt = now.addingTimeInterval(TimeInterval(service.policy.codeTTL))
-            v.resendAvailableAt = now.addingTimeInterval(TimeInterval(service.policy.cooldown(afterSends: v.sends)))
-            let report = try service.record(screened, screening, now: now, in: tx)
-            if testCode == nil {
-                try tx.supersedeQueuedMessages(verificationID: v.id, reason: "superseded by a resend", now: now)
-                let first = try service.outboxMessage(for: v, code: code, now: now, options: options, channel: plan.first)
-                try tx.enqueue(first)
-                for fallback in service.fallbackMessages(after: first, plan: plan, now: now) { try tx.enqueue(fallback) }
-            }
-            try tx.update(v)
-            var outcome = StartOutcome(verification: v, replayed: false, rateLimit: report)
-            outcome.steered = steered
-            return outcome
-        } }
-        if outcome.steered { events.record(.steered) }
-        notifier.messagesSuperseded(verificationID: id)
-        notifier.messagesQueued()
-        return outcome
-    }
-
     /// Checks a code. The attempt is counted before the comparison, in the same transaction,
     /// so parallel guesses can never exceed the cap; a correct code is accepted once. Checks
     /// count against the client's check limit; failures against the lockout of this requester
@@ -161,19 +57,8 @@ extension VerificationService {
             let report = try protection.limiter.record(admission, now: now, in: tx)
             v.attempts += 1
             if hasher.matches(code: code, verificationID: v.id, expected: v.codeHash) {
-                v.storedStatus = .approved
-                v.approvedAt = now
-                try tx.update(v)
-                try recorder?.approved(v, at: now, in: tx)
-                try onApproved?(v, tx)
-                // A test number's or a caller-chosen code's approval proves nothing about the phone.
-                if !isTestNumber && v.purpose != .delegatedCustomCode {
-                    try protection.fraud.recordApproval(
-                        keys: protection.fraudKeys(
-                            phone: v.phoneNumber, region: v.region, channels: [Channel(rawValue: v.channel) ?? .sms], requester: requester),
-                        now: now, in: tx)
-                }
-                return (.success(ApprovedCheck(verification: v, credential: nil, rateLimit: report)), v.region)
+                let approved = try approveChecked(v, isTestNumber: isTestNumber, requester: requester, onApproved: onApproved, now: now, in: tx)
+                return (.success(ApprovedCheck(verification: approved, credential: nil, rateLimit: report)), v.region)
             }
             if v.attempts >= v.maxAttempts {
                 v.storedStatus = .maxAttemptsReached
@@ -193,6 +78,28 @@ extension VerificationService {
         // the worker cost ~40 µs per flow in lock contention); a message still in the worker's
         // memory at approval (only possible with a custom code) may still go out, used.
         return try outcome.get()
+    }
+
+    /// Approves a checked verification in the check's transaction: its event, the caller's
+    /// `onApproved`, and the conversion the fraud guard counts (a test number's or a
+    /// caller-chosen code's approval proves nothing about the phone, so it counts none).
+    private func approveChecked(
+        _ checked: Verification, isTestNumber: Bool, requester: String?,
+        onApproved: (@Sendable (Verification, any StoreTransaction) throws -> Void)?, now: Date, in tx: any StoreTransaction
+    ) throws -> Verification {
+        var v = checked
+        v.storedStatus = .approved
+        v.approvedAt = now
+        try tx.update(v)
+        try eventRecorder?.approved(v, at: now, in: tx)
+        try onApproved?(v, tx)
+        if !isTestNumber && v.purpose != .delegatedCustomCode {
+            try protection.fraud.recordApproval(
+                keys: protection.fraudKeys(
+                    phone: v.phoneNumber, region: v.region, channels: [Channel(rawValue: v.channel) ?? .sms], requester: requester),
+                now: now, in: tx)
+        }
+        return v
     }
 
     /// Runs `body`; a refusal by a rate limit or the fraud guard is counted on its way out.
