@@ -35,35 +35,12 @@ public struct JWTClaims: Sendable, Equatable {
         let leeway = TimeInterval(expected.leewaySeconds)
 
         // Time: RFC 7519 §4.1.4–4.1.6, with leeway for clock skew.
-        guard let expValue = payload["exp"] else { throw JWTFailure.reject("token has no expiry") }
-        guard let exp = Self.numericDate(expValue) else { throw JWTFailure.reject("malformed token claims") }
-        guard now < exp + leeway else { throw JWTFailure.reject("token expired") }
-        if let value = payload["nbf"] {
-            guard let nbf = Self.numericDate(value) else { throw JWTFailure.reject("malformed token claims") }
-            guard now >= nbf - leeway else { throw JWTFailure.reject("token not yet valid") }
-        }
-        if let value = payload["iat"] {
-            guard let iat = Self.numericDate(value) else { throw JWTFailure.reject("malformed token claims") }
-            guard iat <= now + leeway else { throw JWTFailure.reject("token issued in the future") }
-        }
+        let exp = try Self.validTimes(payload, now: now, leeway: leeway)
 
         // Issuer and audience.
         let issuer = try Self.optionalString(payload["iss"], maxBytes: 1024)
         if let wanted = expected.issuer, issuer != wanted { throw JWTFailure.reject("wrong token issuer") }
-        let audiences: [String]
-        switch payload["aud"] {
-        case nil:
-            audiences = []
-        case .string(let single)?:
-            audiences = [single]
-        case .array(let items)?:
-            audiences = try items.map {
-                guard let text = $0.stringValue else { throw JWTFailure.reject("malformed token claims") }
-                return text
-            }
-        default:
-            throw JWTFailure.reject("malformed token claims")
-        }
+        let audiences = try Self.audiences(payload["aud"])
         if let wanted = expected.audience, !audiences.contains(wanted) {
             throw JWTFailure.reject("wrong token audience")
         }
@@ -73,18 +50,7 @@ public struct JWTClaims: Sendable, Equatable {
             !subject.isEmpty
         else { throw JWTFailure.reject("token has no subject") }
         let sessionID = try Self.optionalString(payload["sid"], maxBytes: Self.maxSessionIDBytes)
-        var methods: [String] = []
-        if let value = payload["amr"] {
-            guard let items = value.arrayValue, items.count <= Self.maxMethods else {
-                throw JWTFailure.reject("malformed token claims")
-            }
-            methods = try items.map {
-                guard let text = $0.stringValue, !text.isEmpty, text.utf8.count <= Self.maxMethodBytes,
-                    Self.isPrintable(text)
-                else { throw JWTFailure.reject("malformed token claims") }
-                return text
-            }
-        }
+        let methods = try Self.methods(payload["amr"])
         var authTime: Date?
         if let value = payload["auth_time"] {
             guard let seconds = Self.numericDate(value) else { throw JWTFailure.reject("malformed token claims") }
@@ -99,6 +65,52 @@ public struct JWTClaims: Sendable, Equatable {
         self.authTime = authTime
         self.acr = acr
         self.expiresAt = Date(timeIntervalSince1970: exp)
+    }
+
+    /// `exp` (required), `nbf` and `iat` against `now`; returns `exp`.
+    private static func validTimes(_ payload: JSONValue, now: TimeInterval, leeway: TimeInterval) throws -> TimeInterval {
+        guard let expValue = payload["exp"] else { throw JWTFailure.reject("token has no expiry") }
+        guard let exp = numericDate(expValue) else { throw JWTFailure.reject("malformed token claims") }
+        guard now < exp + leeway else { throw JWTFailure.reject("token expired") }
+        if let value = payload["nbf"] {
+            guard let nbf = numericDate(value) else { throw JWTFailure.reject("malformed token claims") }
+            guard now >= nbf - leeway else { throw JWTFailure.reject("token not yet valid") }
+        }
+        if let value = payload["iat"] {
+            guard let iat = numericDate(value) else { throw JWTFailure.reject("malformed token claims") }
+            guard iat <= now + leeway else { throw JWTFailure.reject("token issued in the future") }
+        }
+        return exp
+    }
+
+    /// `aud`: absent, one string or an array of strings.
+    private static func audiences(_ value: JSONValue?) throws -> [String] {
+        switch value {
+        case nil:
+            return []
+        case .string(let single)?:
+            return [single]
+        case .array(let items)?:
+            return try items.map {
+                guard let text = $0.stringValue else { throw JWTFailure.reject("malformed token claims") }
+                return text
+            }
+        default:
+            throw JWTFailure.reject("malformed token claims")
+        }
+    }
+
+    /// `amr` (RFC 8176): absent, or a short array of short printable strings.
+    private static func methods(_ value: JSONValue?) throws -> [String] {
+        guard let value else { return [] }
+        guard let items = value.arrayValue, items.count <= maxMethods else {
+            throw JWTFailure.reject("malformed token claims")
+        }
+        return try items.map {
+            guard let text = $0.stringValue, !text.isEmpty, text.utf8.count <= maxMethodBytes, isPrintable(text)
+            else { throw JWTFailure.reject("malformed token claims") }
+            return text
+        }
     }
 
     /// A NumericDate (RFC 7519 §2): a JSON number, integer or not, in a sane range.

@@ -48,43 +48,11 @@ extension VerificationService {
             let blockRisky = verdicts.first?.isRisky ?? false
             // (A healthy destination's start never enters this loop: it costs nothing more.)
             for verdict in verdicts where verdict.state != .normal && verdict.state != .allowed {
-                // The start's own number's codes: one of them never counts against it in its block.
-                let own = min(1, admission.count(.phoneSend, within: fraud.policy.window, now: now))
-                let country = verdict.key.hasPrefix("country:")
-                let place = country ? "country" : "block"
-                if verdict.state == .blocked { throw try fraud.refusal(verdict, now: now, in: tx) }
-                if verdict.state == .paused { eventRecorder?.notePause(verdict, at: now) }
-                let sms = !verdict.key.contains("@")
-                // A paused SMS destination goes over WhatsApp when this start can: a paused block
-                // always; a paused country when no proof can be asked or the start's block is risky.
-                if verdict.state == .paused, steering, sms, !country || !gate || blockRisky {
-                    throw try fraud.refusal(verdict, now: now, in: tx)
-                }
-                // Held to its usual volume, whatever captcha the start carries (docs/ABUSE.md).
-                let room = s.heldToVolume
-                    ? try fraud.room(verdict, proof: s.outcome, ownSends: own, now: now, in: tx) : FraudGuard.Room.uncapped
-                switch room {
-                case .full(let limit, let wait):
-                    let full = fraud.fullRefusal(verdict, limit: limit, retryAfter: wait)
-                    if steering && sms { throw full }
-                    // Only device-bound proof or a grant goes further: ask for it when it is offered.
-                    if gate, challenges.offersBoundProof, !s.outcome.isBound {
-                        throw challenges.required(reasons: [place + "_full"], boundOnly: true)
-                    }
-                    throw full
-                case .within, .proof, .vouched:
-                    rooms[verdict.key] = room
-                case .uncapped:
-                    break
-                }
-                // A pause refuses unless proof can be asked (or was shown past the volume); the
-                // WhatsApp a refused SMS destination was steered to is never refused by the guard's
-                // own verdict (nobody earns from pumping it).
-                let proofShown = room == .proof || room == .vouched
-                if verdict.state == .paused, !gate, !proofShown, !(steered && verdict.key.contains("@whatsapp")) {
-                    throw try fraud.refusal(verdict, now: now, in: tx)
-                }
-                if !proofShown { reasons.append(place + (verdict.state == .paused ? "_paused" : "_watched")) }
+                let (room, reason) = try judge(
+                    verdict, s, admission: admission, gate: gate, blockRisky: blockRisky, steering: steering, steered: steered,
+                    now: now, in: tx)
+                if let room { rooms[verdict.key] = room }
+                if let reason { reasons.append(reason) }
             }
         }
         if gate {
@@ -93,6 +61,54 @@ extension VerificationService {
             if needed, !s.outcome.passed { throw challenges.required(reasons: reasons.isEmpty ? ["always"] : reasons) }
         }
         return ScreenedSend(admission: admission, verdicts: verdicts, rooms: rooms)
+    }
+
+    /// One watched, paused or blocked fraud verdict on a send: throws its refusal, or gives the
+    /// room it leaves (counted when capped) and the reason a challenge is asked (none once proof
+    /// was shown past the volume).
+    private func judge(
+        _ verdict: FraudVerdict, _ s: SendScreening, admission: RateLimiter.Admission, gate: Bool, blockRisky: Bool,
+        steering: Bool, steered: Bool, now: Date, in tx: any StoreTransaction
+    ) throws -> (room: FraudGuard.Room?, reason: String?) {
+        let fraud = protection.fraud
+        // The start's own number's codes: one of them never counts against it in its block.
+        let own = min(1, admission.count(.phoneSend, within: fraud.policy.window, now: now))
+        let country = verdict.key.hasPrefix("country:")
+        let place = country ? "country" : "block"
+        if verdict.state == .blocked { throw try fraud.refusal(verdict, now: now, in: tx) }
+        if verdict.state == .paused { eventRecorder?.notePause(verdict, at: now) }
+        let sms = !verdict.key.contains("@")
+        // A paused SMS destination goes over WhatsApp when this start can: a paused block
+        // always; a paused country when no proof can be asked or the start's block is risky.
+        if verdict.state == .paused, steering, sms, !country || !gate || blockRisky {
+            throw try fraud.refusal(verdict, now: now, in: tx)
+        }
+        // Held to its usual volume, whatever captcha the start carries (docs/ABUSE.md).
+        let room = s.heldToVolume
+            ? try fraud.room(verdict, proof: s.outcome, ownSends: own, now: now, in: tx) : FraudGuard.Room.uncapped
+        var kept: FraudGuard.Room?
+        switch room {
+        case .full(let limit, let wait):
+            let full = fraud.fullRefusal(verdict, limit: limit, retryAfter: wait)
+            if steering && sms { throw full }
+            // Only device-bound proof or a grant goes further: ask for it when it is offered.
+            if gate, challenges.offersBoundProof, !s.outcome.isBound {
+                throw challenges.required(reasons: [place + "_full"], boundOnly: true)
+            }
+            throw full
+        case .within, .proof, .vouched:
+            kept = room
+        case .uncapped:
+            break
+        }
+        // A pause refuses unless proof can be asked (or was shown past the volume); the
+        // WhatsApp a refused SMS destination was steered to is never refused by the guard's
+        // own verdict (nobody earns from pumping it).
+        let proofShown = room == .proof || room == .vouched
+        if verdict.state == .paused, !gate, !proofShown, !(steered && verdict.key.contains("@whatsapp")) {
+            throw try fraud.refusal(verdict, now: now, in: tx)
+        }
+        return (kept, proofShown ? nil : place + (verdict.state == .paused ? "_paused" : "_watched"))
     }
 
     /// The limits' admission. A start refused only because captchas spent the lifted share of a

@@ -80,35 +80,8 @@ public struct TwilioCompatService: Sendable {
     /// switch: Twilio's repeat start names its channel each time; no resend cooldown; the previous
     /// code stops working; the sixth send is refused with `max_sends_reached`).
     public func send(_ request: TwilioCompatSendRequest, service: TwilioCompatServiceRecord) throws -> TwilioCompatVerificationView {
-        let settings = service.settings
-        if request.customCode != nil { try requireCustomCodes(accountSID: service.accountSID, parameter: "CustomCode") }
-        if request.customCode != nil && !settings.customCodeEnabled {
-            throw Self.invalid("CustomCode", "custom codes are not enabled for this service (CustomCodeEnabled)")
-        }
-        if let code = request.customCode, !SendOptions.isCode(code) {
-            throw Self.invalid("CustomCode", "must be 4 to 10 digits")
-        }
-        let options = SendOptions(
-            codeLength: request.customCode == nil ? settings.codeLength : nil, customCode: request.customCode,
-            appName: request.customFriendlyName ?? settings.friendlyName, appHash: request.appHash,
-            // `SkipSmsToLandlines` is about SMS: a call reaches a landline whatever it says.
-            refusedLineTypes: settings.skipSmsToLandlines && request.channel == Channel.sms.rawValue ? [.fixedLine] : [])
-        // A start vets these itself; a repeat start does not, and may switch a landline's
-        // verification from a call to SMS, so they are vetted here for both.
-        if !options.refusedLineTypes.isEmpty, verifications.protection.testNumbers.match(request.to) == nil {
-            let number = try verifications.vet(request.to, defaultRegion: nil, lineTypes: false)
-            do { _ = try options.vet(number) } catch let refusal as VerifyError {
-                // As the channel plan's refusal does: the enabled channels that would reach it.
-                let policy = verifications.policy
-                let reaching = Channel.allCases.filter {
-                    $0 != .sms && policy.channels.enabled.contains($0)
-                        && policy.channels.lineTypes(of: $0, textLineTypes: policy.allowedLineTypes).contains(number.lineType)
-                }
-                var details = refusal.details
-                details["channels"] = .array(reaching.map { .string($0.rawValue) })
-                throw VerifyError(refusal.code, refusal.message, details: details)
-            }
-        }
+        let options = try sendOptions(request, service: service)
+        try vetRefusedLineTypes(request.to, options: options)
         let to = normalized(request.to)
         // The account is the lockout's requester (its checks name no device), and a device it
         // names counts against that account's per-device quota, never a native client's of the
@@ -127,32 +100,76 @@ public struct TwilioCompatService: Sendable {
                 }
             }
             do {
-                let serviceSID = service.sid
-                let accountSID = service.accountSID
-                let now = clock.now()
-                let outcome = try verifications.start(
-                    StartRequest(
-                        phoneNumber: request.to, channel: request.channel, locale: request.locale, purpose: request.customCode == nil ? .delegated : .delegatedCustomCode, clientIP: client,
-                        requester: requester, options: options)
-                ) { verification, tx in
-                    let compat = try Self.twilioCompatTransaction(tx)
-                    // Another request started one for this number meanwhile: send through that one instead.
-                    if let other = try compat.twilioCompatLatestVerificationID(serviceSID: serviceSID, to: verification.phoneNumber),
-                        let existing = try compat.verification(id: other), Self.purposes.contains(existing.purpose),
-                        Self.isUsable(existing, now: now)
-                    {
-                        throw Raced()
-                    }
-                    try compat.linkTwilioCompatVerification(TwilioCompatVerificationLink(
-                        verificationID: verification.id, serviceSID: serviceSID, accountSID: accountSID,
-                        to: verification.phoneNumber, createdAt: now))
-                }
-                return try view(id: outcome.verification.id, service: service)
+                return try startLinked(request, service: service, client: client, requester: requester, options: options)
             } catch is Raced {
                 continue
             }
         }
         throw VerifyError(.unavailable, "too many concurrent requests for this number; try again")
+    }
+
+    /// The send's options from the request and the service's settings; refuses a custom code the
+    /// operator or the service does not allow, or that is not 4 to 10 digits.
+    private func sendOptions(_ request: TwilioCompatSendRequest, service: TwilioCompatServiceRecord) throws -> SendOptions {
+        let settings = service.settings
+        if request.customCode != nil { try requireCustomCodes(accountSID: service.accountSID, parameter: "CustomCode") }
+        if request.customCode != nil && !settings.customCodeEnabled {
+            throw Self.invalid("CustomCode", "custom codes are not enabled for this service (CustomCodeEnabled)")
+        }
+        if let code = request.customCode, !SendOptions.isCode(code) {
+            throw Self.invalid("CustomCode", "must be 4 to 10 digits")
+        }
+        return SendOptions(
+            codeLength: request.customCode == nil ? settings.codeLength : nil, customCode: request.customCode,
+            appName: request.customFriendlyName ?? settings.friendlyName, appHash: request.appHash,
+            // `SkipSmsToLandlines` is about SMS: a call reaches a landline whatever it says.
+            refusedLineTypes: settings.skipSmsToLandlines && request.channel == Channel.sms.rawValue ? [.fixedLine] : [])
+    }
+
+    /// A start vets the refused line types itself; a repeat start does not, and may switch a
+    /// landline's verification from a call to SMS, so they are vetted here for both.
+    private func vetRefusedLineTypes(_ to: String, options: SendOptions) throws {
+        guard !options.refusedLineTypes.isEmpty, verifications.protection.testNumbers.match(to) == nil else { return }
+        let number = try verifications.vet(to, defaultRegion: nil, lineTypes: false)
+        do { _ = try options.vet(number) } catch let refusal as VerifyError {
+            // As the channel plan's refusal does: the enabled channels that would reach it.
+            let policy = verifications.policy
+            let reaching = Channel.allCases.filter {
+                $0 != .sms && policy.channels.enabled.contains($0)
+                    && policy.channels.lineTypes(of: $0, textLineTypes: policy.allowedLineTypes).contains(number.lineType)
+            }
+            var details = refusal.details
+            details["channels"] = .array(reaching.map { .string($0.rawValue) })
+            throw VerifyError(refusal.code, refusal.message, details: details)
+        }
+    }
+
+    /// Starts a verification linked to the service; throws `Raced` when another request started
+    /// one for the number meanwhile (the caller then sends through that one).
+    private func startLinked(
+        _ request: TwilioCompatSendRequest, service: TwilioCompatServiceRecord, client: String, requester: String, options: SendOptions
+    ) throws -> TwilioCompatVerificationView {
+        let serviceSID = service.sid
+        let accountSID = service.accountSID
+        let now = clock.now()
+        let outcome = try verifications.start(
+            StartRequest(
+                phoneNumber: request.to, channel: request.channel, locale: request.locale,
+                purpose: request.customCode == nil ? .delegated : .delegatedCustomCode, clientIP: client,
+                requester: requester, options: options)
+        ) { verification, tx in
+            let compat = try Self.twilioCompatTransaction(tx)
+            if let other = try compat.twilioCompatLatestVerificationID(serviceSID: serviceSID, to: verification.phoneNumber),
+                let existing = try compat.verification(id: other), Self.purposes.contains(existing.purpose),
+                Self.isUsable(existing, now: now)
+            {
+                throw Raced()
+            }
+            try compat.linkTwilioCompatVerification(TwilioCompatVerificationLink(
+                verificationID: verification.id, serviceSID: serviceSID, accountSID: accountSID,
+                to: verification.phoneNumber, createdAt: now))
+        }
+        return try view(id: outcome.verification.id, service: service)
     }
 
     /// A pending verification of the service by id; finished ones (approved, canceled, expired,
