@@ -96,11 +96,11 @@ import VerifyTesting
         let h = H()
         let service = h.createService()
         let sid = try #require(h.send(service)["sid"]?.stringValue)
-        let native = try h.t.service.get(id: "ver_" + sid.dropFirst(2), purposes: [.twilioCompat])
+        let native = try h.t.service.get(id: "ver_" + sid.dropFirst(2), purposes: [.delegated])
         #expect(native.status == .pending)
         #expect(native.verification.phoneNumber == "+15555550123")
-        #expect(native.verification.purpose == .twilioCompat)
-        _ = try h.t.service.cancel(id: native.verification.id, purposes: [.twilioCompat])
+        #expect(native.verification.purpose == .delegated)
+        _ = try h.t.service.cancel(id: native.verification.id, purposes: [.delegated])
         #expect(h.call("GET", "/v2/Services/\(service)/Verifications/\(sid)").code == 20404)
     }
 
@@ -124,7 +124,7 @@ import VerifyTesting
         let v2 = try #require(other.send(s2)["sid"]?.stringValue)
         let short = other.call("POST", "/v2/Services/\(s2)/VerificationCheck", form: [("VerificationSid", v2), ("Code", "1234")])
         #expect(short.status == 200 && short["valid"] == .bool(false))
-        #expect(try other.t.service.get(id: "ver_" + v2.dropFirst(2), purposes: [.twilioCompat]).verification.attempts == 0)
+        #expect(try other.t.service.get(id: "ver_" + v2.dropFirst(2), purposes: [.delegated]).verification.attempts == 0)
     }
 
     @Test func expiredVerificationsAreNotFoundAndARepeatStartsANewOne() throws {
@@ -152,7 +152,7 @@ import VerifyTesting
         let approved = h.call("POST", "/v2/Services/\(service)/Verifications/\(sid)", form: [("Status", "approved")])
         #expect(approved.status == 200)
         #expect(approved["status"] == "approved" && approved["valid"] == .bool(true))
-        #expect(try h.t.service.get(id: "ver_" + sid.dropFirst(2), purposes: [.twilioCompat]).status == .approved)
+        #expect(try h.t.service.get(id: "ver_" + sid.dropFirst(2), purposes: [.delegated]).status == .approved)
         let again = h.call("POST", "/v2/Services/\(service)/Verifications/\(sid)", form: [("Status", "canceled")])
         #expect(again.code == 20404)
         // By number, as Twilio allows.

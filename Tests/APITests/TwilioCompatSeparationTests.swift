@@ -1,6 +1,7 @@
 import API
 import Foundation
 import Testing
+import TwilioCompatAPI
 import VerifyCore
 import VerifyTesting
 
@@ -29,8 +30,8 @@ import VerifyTesting
         let ok = h.call("POST", "/v2/Services/\(service)/VerificationCheck", form: [("VerificationSid", sid), ("Code", "424242")])
         #expect(ok.status == 200 && ok["status"] == "approved")
         // A custom code marks the verification: its approval is no conversion for the fraud guard.
-        #expect(try h.t.store.read { try $0.verification(id: id) }?.purpose == .twilioCompatCustomCode)
-        #expect(h.t.store.messages.allSatisfy { $0.purpose.isTwilioCompat })
+        #expect(try h.t.store.read { try $0.verification(id: id) }?.purpose == .delegatedCustomCode)
+        #expect(h.t.store.messages.allSatisfy { $0.purpose.isDelegated })
     }
 
     /// Even called directly, the domain never issues a credential for a compat verification.

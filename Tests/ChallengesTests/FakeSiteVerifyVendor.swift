@@ -82,7 +82,7 @@ enum SiteVerifyFixture {
     }
 
     static func hexSHA256(_ text: String) -> String {
-        SiteVerifyRules.hex(Digest.sha256(Array(text.utf8)))
+        Hex.encode(Digest.sha256(Array(text.utf8)))
     }
 
     /// The error `body` throws, or nil (recorded as an issue) when it does not throw one.

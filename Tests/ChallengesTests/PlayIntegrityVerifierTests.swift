@@ -12,7 +12,7 @@ import VerifyCore
         let token = PlayIntegrityFixture.token()
         let proof = try f.verifier.verify(f.submission(token), context: f.context())
         #expect(proof.provider == "play_integrity")
-        #expect(proof.replayKey == PlayIntegrityVerifier.hex(Digest.sha256(Array(token.utf8))))
+        #expect(proof.replayKey == Hex.encode(Digest.sha256(Array(token.utf8))))
         #expect(proof.replayExpiresAt > f.clock.now())
         let call = try #require(f.google.lastDecode)
         #expect(call.path == "/v1/com.example.verify:decodeIntegrityToken")

@@ -1,6 +1,6 @@
 import Foundation
 import Gateways
-import Stores
+import SQLiteStore
 import Testing
 import VerifyCore
 import VerifyTesting

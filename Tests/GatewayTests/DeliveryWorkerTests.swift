@@ -1,6 +1,6 @@
 import Foundation
 import Gateways
-import Stores
+import SQLiteStore
 import Telemetry
 import Testing
 import VerifyCore

@@ -30,9 +30,9 @@ import VerifyCore
         try TestDatabase.connect(schema: schema).run("DELETE FROM schema_migrations WHERE version >= 10")
         let upgraded = try TestDatabase.store(schema: schema, poolSize: 1)
         defer { upgraded.close() }
-        #expect(try upgraded.read { try $0.verification(id: "ver_compat") }?.purpose == .twilioCompat)
+        #expect(try upgraded.read { try $0.verification(id: "ver_compat") }?.purpose == .delegated)
         #expect(try upgraded.read { try $0.verification(id: "ver_native") }?.purpose == .signIn)
-        #expect(try upgraded.twilioCompatRead { try $0.twilioCompatMessages(verificationID: "ver_compat") }.map(\.purpose) == [.twilioCompat])
+        #expect(try upgraded.twilioCompatRead { try $0.twilioCompatMessages(verificationID: "ver_compat") }.map(\.purpose) == [.delegated])
         #expect(try upgraded.twilioCompatRead { try $0.twilioCompatMessages(verificationID: "ver_native") }.map(\.purpose) == [.signIn])
     }
 }

@@ -68,14 +68,14 @@ import VerifyCore
     func anUpdateWritesThePurpose(kind: StoreKind) throws {
         let store = try kind.make()
         var v = sample("ver_purpose")
-        v.purpose = .twilioCompat
+        v.purpose = .delegated
         let inserted = v
         try store.write { tx in try tx.insert(inserted) }
-        v.purpose = .twilioCompatCustomCode
+        v.purpose = .delegatedCustomCode
         v.sends = 2
         let updated = v
         try store.write { tx in try tx.update(updated) }
         let read = try store.read { try $0.verification(id: "ver_purpose") }
-        #expect(read?.purpose == .twilioCompatCustomCode && read?.sends == 2)
+        #expect(read?.purpose == .delegatedCustomCode && read?.sends == 2)
     }
 }

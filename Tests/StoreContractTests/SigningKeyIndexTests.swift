@@ -1,6 +1,6 @@
 import Foundation
 import SQLite
-@testable import Stores
+@testable import SQLiteStore
 import Testing
 import VerifyCore
 

@@ -1,6 +1,6 @@
 import Foundation
 import PostgresStore
-import Stores
+import SQLiteStore
 import Testing
 import VerifyCore
 import VerifyTesting

@@ -1,6 +1,6 @@
 import Foundation
 import SQLite
-@testable import Stores
+@testable import SQLiteStore
 import Testing
 import VerifyCore
 
@@ -38,9 +38,9 @@ import VerifyCore
     }
 
     static func expectRelabelled(_ store: any TwilioCompatStore & OutboxStore) throws {
-        #expect(try store.read { try $0.verification(id: "ver_compat") }?.purpose == .twilioCompat)
+        #expect(try store.read { try $0.verification(id: "ver_compat") }?.purpose == .delegated)
         #expect(try store.read { try $0.verification(id: "ver_native") }?.purpose == .signIn)
-        #expect(try store.twilioCompatRead { try $0.twilioCompatMessages(verificationID: "ver_compat") }.map(\.purpose) == [.twilioCompat])
+        #expect(try store.twilioCompatRead { try $0.twilioCompatMessages(verificationID: "ver_compat") }.map(\.purpose) == [.delegated])
         #expect(try store.twilioCompatRead { try $0.twilioCompatMessages(verificationID: "ver_native") }.map(\.purpose) == [.signIn])
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Stores
+import SQLiteStore
 import Testing
 import VerifyCore
 import VerifyTesting

@@ -18,10 +18,10 @@ import VerifyTesting
 
         // Custom codes are for the Twilio-compatible API's verifications only.
         let custom = try t.service.start(
-            StartRequest(phoneNumber: "+15555550124", purpose: .twilioCompat, options: SendOptions(customCode: "0042"))).verification
+            StartRequest(phoneNumber: "+15555550124", purpose: .delegated, options: SendOptions(customCode: "0042"))).verification
         #expect(try t.lastCode(for: custom.id) == "0042")
         #expect(custom.codeLength == 4)
-        #expect(try t.service.check(id: custom.id, code: "0042", purposes: [.twilioCompatCustomCode]).verification.storedStatus == .approved)
+        #expect(try t.service.check(id: custom.id, code: "0042", purposes: [.delegatedCustomCode]).verification.storedStatus == .approved)
     }
 
     @Test func invalidOptionsAreRefusedBeforeAnythingHappens() {
@@ -46,9 +46,9 @@ import VerifyTesting
 
     @Test func resendCanSkipTheCooldownAndKeepsTheVerificationsCodeLength() throws {
         let t = TestService(protection: .off)
-        let compat: Set<Purpose> = [.twilioCompat, .twilioCompatCustomCode]
+        let compat: Set<Purpose> = [.delegated, .delegatedCustomCode]
         let v = try t.service.start(
-            StartRequest(phoneNumber: "+15555550123", purpose: .twilioCompat, options: SendOptions(codeLength: 8))).verification
+            StartRequest(phoneNumber: "+15555550123", purpose: .delegated, options: SendOptions(codeLength: 8))).verification
         let early = #expect(throws: VerifyError.self) { try t.service.resend(id: v.id, purposes: compat) }
         #expect(early?.code == .resendTooSoon)
         let again = try t.service.resend(id: v.id, purposes: compat, ignoringCooldown: true).verification
@@ -65,16 +65,16 @@ import VerifyTesting
     /// could lift a pause by checking its own codes). A generated code's approval still counts.
     @Test func approvingACustomCodeIsNoConversion() throws {
         let t = TestService()
-        let compat: Set<Purpose> = [.twilioCompat, .twilioCompatCustomCode]
+        let compat: Set<Purpose> = [.delegated, .delegatedCustomCode]
         let custom = try t.service.start(
-            StartRequest(phoneNumber: "+15555550123", purpose: .twilioCompat, options: SendOptions(customCode: "424242"))).verification
-        #expect(custom.purpose == .twilioCompatCustomCode)
+            StartRequest(phoneNumber: "+15555550123", purpose: .delegated, options: SendOptions(customCode: "424242"))).verification
+        #expect(custom.purpose == .delegatedCustomCode)
         _ = try t.service.check(id: custom.id, code: "424242", purposes: compat)
-        let generated = try t.service.start(StartRequest(phoneNumber: "+15555550124", purpose: .twilioCompat)).verification
+        let generated = try t.service.start(StartRequest(phoneNumber: "+15555550124", purpose: .delegated)).verification
         let switched = try t.service.resend(id: generated.id, purposes: compat, options: SendOptions(customCode: "4242"), ignoringCooldown: true)
-        #expect(switched.verification.purpose == .twilioCompatCustomCode)
+        #expect(switched.verification.purpose == .delegatedCustomCode)
         _ = try t.service.check(id: generated.id, code: "4242", purposes: compat)
-        let plain = try t.service.start(StartRequest(phoneNumber: "+15555550125", purpose: .twilioCompat)).verification
+        let plain = try t.service.start(StartRequest(phoneNumber: "+15555550125", purpose: .delegated)).verification
         _ = try t.service.check(id: plain.id, code: try t.lastCode(for: plain.id), purposes: compat)
         let stats = try t.store.read { try $0.fraudStats(since: Date(timeIntervalSince1970: 0)) }.filter(\.key.isGuardKey)
         // Four sends and the one generated code's approval, in the block's and the country's keys.

@@ -14,7 +14,7 @@ import VerifyTesting
     /// A start as the Twilio-compatible API makes it for `account`, naming a made-up `DeviceIp`.
     func tenantStart(_ t: TestService, _ phone: String, account: String, device: String) throws -> Verification {
         try t.service.start(StartRequest(
-            phoneNumber: phone, purpose: .twilioCompat, clientIP: account + "/" + device,
+            phoneNumber: phone, purpose: .delegated, clientIP: account + "/" + device,
             requester: AbuseProtection.serverCaller(account: account))).verification
     }
 
@@ -38,7 +38,7 @@ import VerifyTesting
         #expect(keys.isSuperset(of: ["prefix:+1666555~AC1", "country:US~AC1", "prefix:+1666555~AC2", "prefix:+1666555", "country:US"]))
         // Its approvals count for its own keys.
         let v = try tenantStart(t, "+14155550100", account: "AC1", device: "198.18.0.1")
-        _ = try t.service.check(id: v.id, code: try t.lastCode(for: v.id), purposes: [.twilioCompat], requester: AbuseProtection.serverCaller(account: "AC1"))
+        _ = try t.service.check(id: v.id, code: try t.lastCode(for: v.id), purposes: [.delegated], requester: AbuseProtection.serverCaller(account: "AC1"))
         let stats = try FraudAdmin(store: t.store, clock: t.clock, policy: FraudPolicy()).stats()
         #expect(stats.first { $0.key == "prefix:+1415555~AC1" }?.approved == 1)
         #expect(stats.first { $0.key == "prefix:+1415555" } == nil)

@@ -29,27 +29,8 @@ struct ConsoleNumberRoutes: RouteCollection {
     }
 
     func lookup(_ typed: String, query: [String: String], pendingIDs: Bool = false) throws -> HTTPResponse {
-        let text = typed.hasPrefix(" ") ? "+" + typed.dropFirst() : typed
-        guard text.utf8.count <= 32, case .success(let explained) = parser.explain(text, defaultRegion: defaultRegion) else {
-            let reason: String
-            if text.utf8.count > 32 { reason = PhoneNumberProblem.tooLong.rawValue }
-            else if case .failure(let problem) = parser.explain(text, defaultRegion: defaultRegion) { reason = problem.rawValue }
-            else { reason = "not_a_number" }
-            throw VerifyError(
-                .invalidPhoneNumber, "not a valid phone number (\(reason)): write it with + and the country code, e.g. +14155552671",
-                details: ["reason": .string(reason), "field": "phone"])
-        }
-        var limit = 20
-        if let text = query["limit"] {
-            guard text.count <= 4, let value = Int(text), (1...Self.maxScanned).contains(value) else {
-                throw VerifyError(.invalidRequest, "limit must be 1–\(Self.maxScanned)", details: ["field": "limit"])
-            }
-            limit = value
-        }
-        let cursor = query["cursor"]
-        if let cursor, cursor.utf8.count > 64 || !cursor.utf8.allSatisfy({ $0 == 0x5F || ASCII.isAlphanumeric($0) }) {
-            throw VerifyError(.invalidRequest, "cursor is not one this route gave", details: ["field": "cursor"])
-        }
+        let explained = try explain(typed)
+        let (limit, cursor) = try Self.paging(query)
         let number = explained.number
         var list = try verifications?.list(phone: number.e164, limit: Self.maxScanned) ?? []
         if let cursor { list = list.filter { $0.verification.id < cursor } }
@@ -91,6 +72,37 @@ struct ConsoleNumberRoutes: RouteCollection {
             }),
         ]
         return JSONResponse.make(200, body, headers: ["Cache-Control": "no-store"])
+    }
+
+    /// The typed number, parsed (or matched to a declared range); throws why it is not one.
+    private func explain(_ typed: String) throws -> DeclaredRangesParser.Explained {
+        let text = typed.hasPrefix(" ") ? "+" + typed.dropFirst() : typed
+        guard text.utf8.count <= 32, case .success(let explained) = parser.explain(text, defaultRegion: defaultRegion) else {
+            let reason: String
+            if text.utf8.count > 32 { reason = PhoneNumberProblem.tooLong.rawValue }
+            else if case .failure(let problem) = parser.explain(text, defaultRegion: defaultRegion) { reason = problem.rawValue }
+            else { reason = "not_a_number" }
+            throw VerifyError(
+                .invalidPhoneNumber, "not a valid phone number (\(reason)): write it with + and the country code, e.g. +14155552671",
+                details: ["reason": .string(reason), "field": "phone"])
+        }
+        return explained
+    }
+
+    /// `limit` (1–``maxScanned``, default 20) and `cursor` (an id prefix this route gave).
+    private static func paging(_ query: [String: String]) throws -> (limit: Int, cursor: String?) {
+        var limit = 20
+        if let text = query["limit"] {
+            guard text.count <= 4, let value = Int(text), (1...maxScanned).contains(value) else {
+                throw VerifyError(.invalidRequest, "limit must be 1–\(maxScanned)", details: ["field": "limit"])
+            }
+            limit = value
+        }
+        let cursor = query["cursor"]
+        if let cursor, cursor.utf8.count > 64 || !cursor.utf8.allSatisfy({ $0 == 0x5F || ASCII.isAlphanumeric($0) }) {
+            throw VerifyError(.invalidRequest, "cursor is not one this route gave", details: ["field": "cursor"])
+        }
+        return (limit, cursor)
     }
 
     static func verificationJSON(_ view: VerificationView, pendingIDs: Bool = false) -> JSONValue {

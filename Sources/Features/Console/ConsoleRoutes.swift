@@ -19,7 +19,13 @@ struct ConsoleRoutes: RouteCollection {
     let logger: Logger
 
     func register(in router: inout Router) {
-        let sessions = self.sessions, parser = self.parser, logger = self.logger, region = defaultRegion
+        registerPages(in: &router)
+        registerSession(in: &router)
+    }
+
+    /// The page routes (and their assets): each a signed-in page, or the sign-in form.
+    private func registerPages(in router: inout Router) {
+        let sessions = self.sessions, parser = self.parser, region = defaultRegion
 
         router.add("GET", "/console/app.js") { _, _ in Self.asset(ConsoleScript.source, type: "text/javascript; charset=utf-8") }
         router.add("GET", "/console/app.css") { _, _ in Self.asset(ConsoleStyle.source, type: "text/css; charset=utf-8") }
@@ -57,42 +63,53 @@ struct ConsoleRoutes: RouteCollection {
                 (200, "<div id=\"content\"></div>", [("verification", id)])
             }
         }
-        router.add("POST", "/console/session") { request, _ in
-            guard ConsoleCookie.sameOrigin(request) else {
-                return Self.html(403, ConsolePage.signIn(message: "This form was sent from another site."))
-            }
-            let key = FormBody.fields(request.body).first { $0.0 == "api_key" }?.1 ?? ""
-            switch sessions.signIn(apiKey: String(key.prefix(512))) {
-            case .refused:
-                logger.warning("console sign-in refused", [("reason", "unknown_key")])
-                return Self.html(401, ConsolePage.signIn(message: "This key was refused."))
-            case .lacksScope(let keyID):
-                logger.warning("console sign-in refused", [("reason", "missing_scope"), ("key_id", keyID)])
-                return Self.html(403, ConsolePage.signIn(message: "This key lacks the read scope the console needs."))
-            case .signedIn(let signed):
-                logger.info("console sign-in", [("key_id", signed.keyID)])
-                let cookie = sessions.cookieHeader(sessions.cookieValue(signed.session), for: request, maxAge: sessions.idleTimeout)
-                return HTTPResponse(status: 303, headers: ["Location": "/console", "Set-Cookie": cookie], body: [])
-            }
+    }
+
+    /// Sign-in (the form posts an API key) and sign-out (CSRF-checked, recorded in the store).
+    private func registerSession(in router: inout Router) {
+        let sessions = self.sessions, logger = self.logger
+        router.add("POST", "/console/session") { request, _ in Self.signIn(request, sessions, logger) }
+        router.add("POST", "/console/signout") { request, _ in Self.signOut(request, sessions, logger) }
+    }
+
+    /// Signs in with the posted API key (same-origin forms only): a session cookie, or why not.
+    static func signIn(_ request: HTTPRequest, _ sessions: ConsoleSessions, _ logger: Logger) -> HTTPResponse {
+        guard ConsoleCookie.sameOrigin(request) else {
+            return Self.html(403, ConsolePage.signIn(message: "This form was sent from another site."))
         }
-        router.add("POST", "/console/signout") { request, _ in
-            let clear = sessions.cookieHeader("", for: request, maxAge: 0)
-            guard case .valid(let signed) = sessions.lookup(request) else {
-                return HTTPResponse(status: 303, headers: ["Location": "/console", "Set-Cookie": clear], body: [])
-            }
-            let token = FormBody.fields(request.body).first { $0.0 == ConsoleSessions.csrfField }?.1
-            guard sessions.passesCSRF(request, signed, formToken: token) else {
-                logger.warning("console request refused", [("reason", "csrf"), ("key_id", signed.keyID), ("route", "/console/signout")])
-                return Self.html(403, ConsolePage.document(title: "Refused", body: ConsolePage.message("The CSRF token is missing or wrong.", error: true)))
-            }
-            do { try sessions.revoke(signed) } catch {
-                logger.error("console sign-out could not be stored", [("key_id", signed.keyID), ("error", String(describing: error))])
-                return Self.html(503, ConsolePage.document(title: "Not signed out", body: ConsolePage.message(
-                    "The sign-out could not be recorded; the session still works. Try again.", error: true)))
-            }
-            logger.info("console sign-out", [("key_id", signed.keyID)])
+        let key = FormBody.fields(request.body).first { $0.0 == "api_key" }?.1 ?? ""
+        switch sessions.signIn(apiKey: String(key.prefix(512))) {
+        case .refused:
+            logger.warning("console sign-in refused", [("reason", "unknown_key")])
+            return Self.html(401, ConsolePage.signIn(message: "This key was refused."))
+        case .lacksScope(let keyID):
+            logger.warning("console sign-in refused", [("reason", "missing_scope"), ("key_id", keyID)])
+            return Self.html(403, ConsolePage.signIn(message: "This key lacks the read scope the console needs."))
+        case .signedIn(let signed):
+            logger.info("console sign-in", [("key_id", signed.keyID)])
+            let cookie = sessions.cookieHeader(sessions.cookieValue(signed.session), for: request, maxAge: sessions.idleTimeout)
+            return HTTPResponse(status: 303, headers: ["Location": "/console", "Set-Cookie": cookie], body: [])
+        }
+    }
+
+    /// Ends the session (CSRF-checked) and records it, so the cookie is dead on every replica.
+    static func signOut(_ request: HTTPRequest, _ sessions: ConsoleSessions, _ logger: Logger) -> HTTPResponse {
+        let clear = sessions.cookieHeader("", for: request, maxAge: 0)
+        guard case .valid(let signed) = sessions.lookup(request) else {
             return HTTPResponse(status: 303, headers: ["Location": "/console", "Set-Cookie": clear], body: [])
         }
+        let token = FormBody.fields(request.body).first { $0.0 == ConsoleSessions.csrfField }?.1
+        guard sessions.passesCSRF(request, signed, formToken: token) else {
+            logger.warning("console request refused", [("reason", "csrf"), ("key_id", signed.keyID), ("route", "/console/signout")])
+            return Self.html(403, ConsolePage.document(title: "Refused", body: ConsolePage.message("The CSRF token is missing or wrong.", error: true)))
+        }
+        do { try sessions.revoke(signed) } catch {
+            logger.error("console sign-out could not be stored", [("key_id", signed.keyID), ("error", String(describing: error))])
+            return Self.html(503, ConsolePage.document(title: "Not signed out", body: ConsolePage.message(
+                "The sign-out could not be recorded; the session still works. Try again.", error: true)))
+        }
+        logger.info("console sign-out", [("key_id", signed.keyID)])
+        return HTTPResponse(status: 303, headers: ["Location": "/console", "Set-Cookie": clear], body: [])
     }
 
     /// A signed-in page, or the sign-in form (with why) when the session is missing or ended.

@@ -1,4 +1,5 @@
 import Foundation
+import Credentials
 import LibCrypto
 import VerifyCore
 

@@ -14,10 +14,8 @@ public struct HCaptchaVerifier: ChallengeVerifier {
 
     public let provider = "hcaptcha"
     let siteKey: String
-    let secret: String
-    let url: String
     let rules: SiteVerifyRules
-    let call: VendorCall
+    let client: SiteVerifyClient
 
     /// `maximumRiskScore`: refuse an Enterprise score above it (nil: scores are not checked).
     public init(
@@ -25,25 +23,18 @@ public struct HCaptchaVerifier: ChallengeVerifier {
         http: HTTPClient, timeout: Double? = nil
     ) {
         self.siteKey = siteKey
-        self.secret = secret
-        self.url = url
         rules = SiteVerifyRules(hostnames: hostnames, maximumRiskScore: maximumRiskScore, tokenValidity: Self.tokenValidity)
-        call = VendorCall(http: http, timeout: timeout)
+        client = SiteVerifyClient(
+            provider: provider, url: url, secret: secret, vendorSideCodes: Self.vendorSideCodes, call: VendorCall(http: http, timeout: timeout))
     }
 
     public var publicParameters: [String: String] { ["site_key": siteKey] }
 
     public func verify(_ submission: ChallengeSubmission, context: ChallengeContext) throws -> ChallengeProof {
         let token = try SiteVerifyRules.token(of: submission)
-        var fields = [("secret", secret), ("response", token)]
-        if !context.clientIP.isEmpty { fields.append(("remoteip", context.clientIP)) }
         // With the site key, hCaptcha refuses a token solved for another site of the account.
-        fields.append(("sitekey", siteKey))
-        let verdict = try VendorVerdict.siteVerify(call.send(.form(url: url, fields: fields), provider: provider), provider: provider)
-        guard verdict.valid else {
-            if verdict.reasons.contains(where: Self.vendorSideCodes.contains) { throw ChallengeVendorError.unavailable(provider) }
-            throw verdict.refusal(provider: provider)
-        }
+        let verdict = try client.verdict(token: token, clientIP: context.clientIP, extra: [("sitekey", siteKey)])
+        guard verdict.valid else { throw verdict.refusal(provider: provider) }
         try rules.check(verdict, provider: provider, now: context.now)
         return rules.proof(provider: provider, token: token, now: context.now)
     }

@@ -56,7 +56,7 @@ public struct PlayIntegrityVerifier: ChallengeVerifier {
             binding: context.binding, now: context.now)
         // The token is useless once too old: remember it until then (and a little beyond).
         let expiresAt = max(verdict.requestedAt, context.now).addingTimeInterval(TimeInterval(policy.maxAgeSeconds + policy.futureLeewaySeconds))
-        return ChallengeProof(provider: provider, replayKey: Self.hex(Digest.sha256(Array(token.utf8))), replayExpiresAt: expiresAt)
+        return ChallengeProof(provider: provider, replayKey: Hex.encode(Digest.sha256(Array(token.utf8))), replayExpiresAt: expiresAt)
     }
 
     /// `challenge.package_name`, or the only configured package when absent.
@@ -116,16 +116,5 @@ public struct PlayIntegrityVerifier: ChallengeVerifier {
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         ASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
             || byte == UInt8(ascii: "=")
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -74,12 +74,7 @@ public struct ReCaptchaVerifier: ChallengeVerifier {
     }
 
     private func siteVerify(token: String, secret: String, clientIP: String) throws -> VendorVerdict {
-        var fields = [("secret", secret), ("response", token)]
-        if !clientIP.isEmpty { fields.append(("remoteip", clientIP)) }
-        let verdict = try VendorVerdict.siteVerify(call.send(.form(url: url, fields: fields), provider: provider), provider: provider)
-        if !verdict.valid, verdict.reasons.contains(where: Self.vendorSideCodes.contains) {
-            throw ChallengeVendorError.unavailable(provider)
-        }
-        return verdict
+        try SiteVerifyClient(provider: provider, url: url, secret: secret, vendorSideCodes: Self.vendorSideCodes, call: call)
+            .verdict(token: token, clientIP: clientIP)
     }
 }

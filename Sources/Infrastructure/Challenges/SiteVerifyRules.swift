@@ -71,17 +71,6 @@ public struct SiteVerifyRules: Sendable {
 
     /// The proof of a verified token: its SHA-256 in hex marks it used for the token's lifetime.
     func proof(provider: String, token: String, now: Date) -> ChallengeProof {
-        ChallengeProof(provider: provider, replayKey: Self.hex(Digest.sha256(Array(token.utf8))), replayExpiresAt: now + tokenValidity)
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        ChallengeProof(provider: provider, replayKey: Hex.encode(Digest.sha256(Array(token.utf8))), replayExpiresAt: now + tokenValidity)
     }
 }

@@ -14,20 +14,17 @@ public struct TurnstileVerifier: ChallengeVerifier {
 
     public let provider = "turnstile"
     let siteKey: String
-    let secret: String
-    let url: String
     let rules: SiteVerifyRules
-    let call: VendorCall
+    let client: SiteVerifyClient
 
     public init(
         siteKey: String, secret: String, url: String = Self.defaultURL, hostnames: [String] = [], action: String? = nil,
         http: HTTPClient, timeout: Double? = nil
     ) {
         self.siteKey = siteKey
-        self.secret = secret
-        self.url = url
         rules = SiteVerifyRules(hostnames: hostnames, action: action, tokenValidity: Self.tokenValidity)
-        call = VendorCall(http: http, timeout: timeout)
+        client = SiteVerifyClient(
+            provider: provider, url: url, secret: secret, vendorSideCodes: Self.vendorSideCodes, call: VendorCall(http: http, timeout: timeout))
     }
 
     public var publicParameters: [String: String] {
@@ -38,17 +35,11 @@ public struct TurnstileVerifier: ChallengeVerifier {
 
     public func verify(_ submission: ChallengeSubmission, context: ChallengeContext) throws -> ChallengeProof {
         let token = try SiteVerifyRules.token(of: submission)
-        var fields = [("secret", secret), ("response", token)]
-        if !context.clientIP.isEmpty { fields.append(("remoteip", context.clientIP)) }
         // The same token always carries the same key, so a client retrying after our call timed
         // out gets Cloudflare's first answer instead of `timeout-or-duplicate`; the ledger (not
         // Cloudflare) then refuses a second use.
-        fields.append(("idempotency_key", Self.idempotencyKey(for: token)))
-        let verdict = try VendorVerdict.siteVerify(call.send(.form(url: url, fields: fields), provider: provider), provider: provider)
-        guard verdict.valid else {
-            if verdict.reasons.contains(where: Self.vendorSideCodes.contains) { throw ChallengeVendorError.unavailable(provider) }
-            throw verdict.refusal(provider: provider)
-        }
+        let verdict = try client.verdict(token: token, clientIP: context.clientIP, extra: [("idempotency_key", Self.idempotencyKey(for: token))])
+        guard verdict.valid else { throw verdict.refusal(provider: provider) }
         try rules.check(verdict, provider: provider, now: context.now)
         return rules.proof(provider: provider, token: token, now: context.now)
     }
@@ -58,7 +49,7 @@ public struct TurnstileVerifier: ChallengeVerifier {
         var bytes = Array(Digest.sha256(Array(("turnstile-idempotency:" + token).utf8)).prefix(16))
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = SiteVerifyRules.hex(bytes)
+        let hex = Hex.encode(bytes)
         let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
             String(hex.utf8.dropFirst(range.lowerBound).prefix(range.count).map { Character(Unicode.Scalar($0)) })
         }

@@ -46,56 +46,14 @@ extension HTTPServer {
     ) -> MHD_Result {
         let limit = configuration.maxBodyBytes
         guard let existing = requestContext.pointee else {
-            inFlight.add(1, ordering: .relaxed)
-            headerDeadlines.headComplete(connection)
-            let state = RequestState()
-            requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
-            // Read once: the head is complete now, and the request is built from the same fields.
-            let headers = ConnectionReader.headers(of: connection)
-            state.headers = headers
-            if let problem = FramingCheck.problem(headers.fields) {
-                // Ambiguous framing (a request-smuggling precondition: a proxy may frame the body
-                // another way). Refused before any body is read, and the connection is closed
-                // because where the next request starts is unknown.
-                state.responded = true
-                state.discarding = true
-                return send(ResponseWriter.ambiguousFraming(problem), on: connection, close: true)
-            }
-            if let length = ConnectionReader.header("Content-Length", of: connection),
-               let announced = UInt64(length.trimmingASCIISpaces()), announced > UInt64(limit) {
-                state.tooLarge = true
-                state.responded = true
-                return send(tooLarge(url, limit: limit), on: connection)
-            }
-            return .YES
+            return begin(connection: connection, url: url, requestContext: requestContext, limit: limit)
         }
         let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
-
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0  // consumed, or deliberately dropped
-            if state.discarding { return .YES }
-            if state.tooLarge {
-                // MHD 0.9.75 refuses to queue a response before the whole body has been read,
-                // so the rest of an oversized chunked body is read and dropped, then answered
-                // with 413. A client that keeps sending far beyond the limit is cut off instead.
-                state.discardedBytes += size
-                return state.discardedBytes > Self.maxDiscardedBytes ? .NO : .YES
-            }
-            guard state.body.count + size <= limit else {
-                state.tooLarge = true
-                state.discardedBytes = state.body.count + size
-                state.body = []
-                return .YES
-            }
-            if let uploadData {
-                UnsafeRawPointer(uploadData).withMemoryRebound(to: UInt8.self, capacity: size) {
-                    state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
-                }
-            }
-            return .YES
+            return receive(uploadData, size: size, into: state, limit: limit)
         }
-
         guard !state.responded else { return .YES }
         state.responded = true
         if state.tooLarge {
@@ -112,6 +70,61 @@ extension HTTPServer {
         state.body = []
         state.headers = nil
         return send(responder.respond(to: request), on: connection)
+    }
+
+    /// The first call, once the head has arrived: allocates the request's state, reads the head,
+    /// and refuses ambiguous framing or a body announced as too large before any body is read.
+    @inline(__always)
+    private func begin(
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>, limit: Int
+    ) -> MHD_Result {
+        inFlight.add(1, ordering: .relaxed)
+        headerDeadlines.headComplete(connection)
+        let state = RequestState()
+        requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+        // Read once: the head is complete now, and the request is built from the same fields.
+        let headers = ConnectionReader.headers(of: connection)
+        state.headers = headers
+        if let problem = FramingCheck.problem(headers.fields) {
+            // Ambiguous framing (a request-smuggling precondition: a proxy may frame the body
+            // another way). Refused before any body is read, and the connection is closed
+            // because where the next request starts is unknown.
+            state.responded = true
+            state.discarding = true
+            return send(ResponseWriter.ambiguousFraming(problem), on: connection, close: true)
+        }
+        if let length = ConnectionReader.header("Content-Length", of: connection),
+           let announced = UInt64(length.trimmingASCIISpaces()), announced > UInt64(limit) {
+            state.tooLarge = true
+            state.responded = true
+            return send(tooLarge(url, limit: limit), on: connection)
+        }
+        return .YES
+    }
+
+    /// A piece of body: kept, or dropped when the request is already refused or over the limit.
+    @inline(__always)
+    private func receive(_ uploadData: UnsafePointer<CChar>?, size: Int, into state: RequestState, limit: Int) -> MHD_Result {
+        if state.discarding { return .YES }
+        if state.tooLarge {
+            // MHD 0.9.75 refuses to queue a response before the whole body has been read,
+            // so the rest of an oversized chunked body is read and dropped, then answered
+            // with 413. A client that keeps sending far beyond the limit is cut off instead.
+            state.discardedBytes += size
+            return state.discardedBytes > Self.maxDiscardedBytes ? .NO : .YES
+        }
+        guard state.body.count + size <= limit else {
+            state.tooLarge = true
+            state.discardedBytes = state.body.count + size
+            state.body = []
+            return .YES
+        }
+        if let uploadData {
+            UnsafeRawPointer(uploadData).withMemoryRebound(to: UInt8.self, capacity: size) {
+                state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
+            }
+        }
+        return .YES
     }
 
     /// The responder's 413 for this path, or the server's own.

@@ -54,14 +54,29 @@ extension PostgresConnection {
         // Not after `close()` below (out of step): the handle is freed by then.
         defer { if self.handle == handle { _ = PQexitPipelineMode(handle) } }
 
-        // Commands queued, in order: a prepare (its result only tells whether it worked) or an execute.
-        enum Command {
-            case prepare(StatementKey, name: String)
-            case execute(sql: String)
+        let (commands, sendFailure) = sendPipeline(encoded, on: handle)
+        let synced = PQpipelineSync(handle) == 1
+        counter?.count(statements: statements.count, roundTrips: 1)
+        let (results, firstError) = try readPipeline(commands, expecting: statements.count, on: handle)
+        if synced, PQstatus(handle) != CONNECTION_BAD { try readSyncPoint(on: handle, firstError: firstError) }
+        if let error = firstError {
+            forgetStaleStatements(after: error)
+            throw error
         }
-        var commands: [Command] = []
+        if let sendFailure { throw sendFailure }
+        guard synced, PQstatus(handle) != CONNECTION_BAD, results.count == statements.count else {
+            throw PostgresResult.error(nil, connection: handle, sql: nil)
+        }
+        return results
+    }
+
+    /// Queues every statement (a prepare first for a SQL text not yet cached), stopping at the
+    /// first that libpq refuses to send; returns the commands queued and that refusal.
+    private func sendPipeline(
+        _ encoded: [(sql: String, parameters: PostgresParameters)], on handle: OpaquePointer
+    ) -> (commands: [PipelineCommand], sendFailure: PostgresError?) {
+        var commands: [PipelineCommand] = []
         var preparing: [StatementKey: String] = [:]
-        var sendFailure: PostgresError?
         for (sql, parameters) in encoded {
             let key = StatementKey(sql: sql, types: parameters.types)
             var name = self.statements[key] ?? preparing[key]
@@ -71,10 +86,7 @@ extension PostgresConnection {
                 let sent = key.types.withUnsafeBufferPointer { types in
                     PQsendPrepare(handle, fresh, sql, parameters.count, types.baseAddress)
                 }
-                guard sent == 1 else {
-                    sendFailure = PostgresResult.error(nil, connection: handle, sql: sql)
-                    break
-                }
+                guard sent == 1 else { return (commands, PostgresResult.error(nil, connection: handle, sql: sql)) }
                 commands.append(.prepare(key, name: fresh))
                 preparing[key] = fresh
                 name = fresh
@@ -87,47 +99,22 @@ extension PostgresConnection {
                     PQsendQueryParams(handle, sql, parameters.count, types.baseAddress, values, lengths, formats, 0)
                 }
             }
-            guard sent == 1 else {
-                sendFailure = PostgresResult.error(nil, connection: handle, sql: sql)
-                break
-            }
+            guard sent == 1 else { return (commands, PostgresResult.error(nil, connection: handle, sql: sql)) }
             commands.append(.execute(sql: sql))
         }
-        let synced = PQpipelineSync(handle) == 1
-        counter?.count(statements: statements.count, roundTrips: 1)
+        return (commands, nil)
+    }
 
-        // Read every queued command's results (each ends with a NULL), then the sync point.
+    /// Reads every queued command's results (each ends with a NULL), caching the statements that
+    /// were prepared; returns the executes' results and the first error.
+    private func readPipeline(
+        _ commands: [PipelineCommand], expecting count: Int, on handle: OpaquePointer
+    ) throws -> (results: [PostgresCommandResult], firstError: PostgresError?) {
         var results: [PostgresCommandResult] = []
-        results.reserveCapacity(statements.count)
+        results.reserveCapacity(count)
         var firstError: PostgresError?
         for command in commands {
-            var outcome: PostgresCommandResult?
-            var failure: PostgresError?
-            var ran = false
-            while let result = PQgetResult(handle) {
-                defer { PQclear(result) }
-                switch PQresultStatus(result) {
-                case PGRES_PIPELINE_ABORTED:
-                    break
-                case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-                    ran = true
-                    if case .execute = command {
-                        outcome = PostgresCommandResult(
-                            rows: PostgresResult.rows(result), affectedRows: PostgresResult.affectedRows(result))
-                    }
-                default:
-                    let sql: String
-                    switch command {
-                    case .prepare(let key, _): sql = key.sql
-                    case .execute(let text): sql = text
-                    }
-                    do {
-                        try PostgresResult.check(result, connection: handle, sql: sql)
-                    } catch let error as PostgresError {
-                        failure = error
-                    }
-                }
-            }
+            let (outcome, failure, ran) = try readCommand(command, on: handle)
             switch command {
             case .prepare(let key, let name):
                 if ran { self.statements[key] = name }
@@ -137,26 +124,47 @@ extension PostgresConnection {
             if let failure, firstError == nil { firstError = failure }
             if PQstatus(handle) == CONNECTION_BAD { break }
         }
-        if synced, PQstatus(handle) != CONNECTION_BAD {
-            // The sync point; anything else here means the stream is out of step: drop the connection.
-            if let result = PQgetResult(handle) {
-                let status = PQresultStatus(result)
-                PQclear(result)
-                if status != PGRES_PIPELINE_SYNC {
-                    close()
-                    throw firstError ?? PostgresError(kind: .connection, message: "pipeline out of step: expected a sync point")
+        return (results, firstError)
+    }
+
+    /// The results of one queued command: its rows (an execute), its error, and whether it ran
+    /// (not skipped after an earlier failure).
+    private func readCommand(
+        _ command: PipelineCommand, on handle: OpaquePointer
+    ) throws -> (outcome: PostgresCommandResult?, failure: PostgresError?, ran: Bool) {
+        var outcome: PostgresCommandResult?
+        var failure: PostgresError?
+        var ran = false
+        while let result = PQgetResult(handle) {
+            defer { PQclear(result) }
+            switch PQresultStatus(result) {
+            case PGRES_PIPELINE_ABORTED:
+                break
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+                ran = true
+                if case .execute = command {
+                    outcome = PostgresCommandResult(rows: PostgresResult.rows(result), affectedRows: PostgresResult.affectedRows(result))
+                }
+            default:
+                do {
+                    try PostgresResult.check(result, connection: handle, sql: command.sql)
+                } catch let error as PostgresError {
+                    failure = error
                 }
             }
         }
-        if let error = firstError {
-            forgetStaleStatements(after: error)
-            throw error
+        return (outcome, failure, ran)
+    }
+
+    /// The sync point; anything else here means the stream is out of step: drop the connection.
+    private func readSyncPoint(on handle: OpaquePointer, firstError: PostgresError?) throws {
+        guard let result = PQgetResult(handle) else { return }
+        let status = PQresultStatus(result)
+        PQclear(result)
+        if status != PGRES_PIPELINE_SYNC {
+            close()
+            throw firstError ?? PostgresError(kind: .connection, message: "pipeline out of step: expected a sync point")
         }
-        if let sendFailure { throw sendFailure }
-        guard synced, PQstatus(handle) != CONNECTION_BAD, results.count == statements.count else {
-            throw PostgresResult.error(nil, connection: handle, sql: nil)
-        }
-        return results
     }
 
     /// Transaction control is sent unprepared (it cannot be a named statement).
@@ -173,6 +181,20 @@ extension PostgresConnection {
             || (error.sqlState == "0A000" && error.message.contains("cached plan must not change result type"))
         {
             statements.removeAll()
+        }
+    }
+}
+
+/// A command queued in a pipeline, in order: a prepare (its result only tells whether it worked)
+/// or an execute.
+private enum PipelineCommand {
+    case prepare(StatementKey, name: String)
+    case execute(sql: String)
+
+    var sql: String {
+        switch self {
+        case .prepare(let key, _): key.sql
+        case .execute(let text): text
         }
     }
 }

@@ -22,7 +22,7 @@ public struct SiteVerifySettings: Sendable {
     public var hcaptchaMaxScore: Double?
     public var recaptcha: Vendor?
     public var recaptchaVersion = ReCaptchaVerifier.Version.v3
-    public var recaptchaMinScore = ReCaptchaVerifier.defaultMinimumScore
+    public var recaptchaMinScore: Double = Settings.recaptchaMinScore.standard
     public var recaptchaProjectID = ""
     public var recaptchaAPIKey = ""
 

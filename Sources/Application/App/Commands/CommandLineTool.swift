@@ -1,6 +1,5 @@
-import Adapters
 import Foundation
-import Stores
+import SQLiteStore
 import Telemetry
 import VerifyCore
 

@@ -1,7 +1,7 @@
-import Adapters
+import Credentials
 import LibCrypto
 import Foundation
-import Stores
+import SQLiteStore
 import VerifyCore
 
 /// `phone-verify keys list | rotate | retire KID`.

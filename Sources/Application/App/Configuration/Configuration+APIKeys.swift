@@ -8,9 +8,9 @@ extension Configuration {
     /// server holds) and scoped keys (`Settings+APIKeys.swift`). Problems name the entry,
     /// never the key.
     mutating func readAPIKeys(_ reader: inout SettingReader) {
-        let admin = reader(Settings.adminAPIKeys) ?? []
-        let introspection = reader(Settings.introspectionAPIKeys) ?? []
-        let scoped = reader(Settings.scopedAPIKeys) ?? []
+        let admin = reader.value(Settings.adminAPIKeys)
+        let introspection = reader.value(Settings.introspectionAPIKeys)
+        let scoped = reader.value(Settings.scopedAPIKeys)
         apiKeys = APIKeyring(admin: admin, introspection: introspection, scoped: scoped)
         apiKeyLists = [
             Settings.adminAPIKeys.name: admin, Settings.introspectionAPIKeys.name: introspection,

@@ -4,7 +4,7 @@ extension Configuration {
     /// The challenge policy, then each provider's settings; an enabled provider must be complete.
     mutating func readChallenges(_ reader: inout SettingReader) {
         challenges.mode = reader(Settings.challenge)
-        challenges.providers = reader(Settings.challengeProviders) ?? []
+        challenges.providers = reader.value(Settings.challengeProviders)
         if let soft = reader(Settings.challengeSoftThreshold) { challenges.policy.softThreshold = soft }
         if let factor = reader(Settings.challengeLiftFactor) { challenges.policy.liftFactor = factor }
         readSiteVerify(&reader)

@@ -5,7 +5,7 @@ extension Configuration {
     /// Where events go, how they are signed, which are sent (`Settings+Events.swift`). Without
     /// a URL, `events` stays nil and nothing is written.
     mutating func readEvents(_ reader: inout SettingReader) {
-        let types = reader(Settings.eventTypes)
+        let types = reader.value(Settings.eventTypes)
         let timeout = reader.value(Settings.eventsTimeout)
         let maxAttempts = reader.value(Settings.eventsMaxAttempts)
         let maxAge = reader.value(Settings.eventsMaxAge)
@@ -16,7 +16,7 @@ extension Configuration {
             reader.problem(Settings.eventsSecret, "is required by \(Settings.eventsURL.name)")
         }
         var settings = EventSettings(url: url, secret: secret?.text ?? "")
-        settings.types = Set((types ?? EventType.allCases.map(\.rawValue)).compactMap(EventType.init(rawValue:)))
+        settings.types = Set(types.compactMap(EventType.init(rawValue:)))
         settings.timeout = timeout
         settings.maxAttempts = maxAttempts
         settings.maxAge = maxAge
@@ -34,7 +34,7 @@ extension Configuration {
     public struct EventSettings: Sendable {
         public var url: String
         public var secret: String
-        public var types = Set(EventType.allCases)
+        public var types = Set(Settings.eventTypes.standard.compactMap(EventType.init(rawValue:)))
         public var timeout: Int = Settings.eventsTimeout.standard
         public var maxAttempts: Int = Settings.eventsMaxAttempts.standard
         public var maxAge: Int = Settings.eventsMaxAge.standard

@@ -1,9 +1,9 @@
 extension Configuration {
     /// Rate limits, the lockout, the fraud guard and test numbers (`Settings+Limits.swift`).
     mutating func readLimits(_ reader: inout SettingReader) {
-        limits = reader(Settings.limits) ?? limits
+        limits = reader.value(Settings.limits)
         limits.prefixDigits = reader(Settings.prefixDigits)
-        limits.lockoutBackoff = reader(Settings.lockoutBackoff) ?? limits.lockoutBackoff
+        limits.lockoutBackoff = reader.value(Settings.lockoutBackoff)
         fraud.enabled = reader.value(Settings.fraud)
         fraud.minSends = reader.value(Settings.fraudMinSends)
         fraud.minConversion = reader.value(Settings.fraudMinConversion)

@@ -3,7 +3,7 @@ extension Configuration {
     mutating func readServer(_ reader: inout SettingReader) {
         mode = reader.value(Settings.mode)
         devExpose = reader.value(Settings.devExpose)
-        if let listen = reader(Settings.listen) { (listenHost, listenPort) = listen }
+        (listenHost, listenPort) = reader.value(Settings.listen)
         dataDirectory = reader.value(Settings.dataDirectory)
         sqlitePath = dataDirectory + "/phone-verify.db"
         if let database = reader(Settings.databaseURL) {

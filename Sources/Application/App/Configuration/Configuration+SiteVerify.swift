@@ -11,7 +11,7 @@ extension Configuration {
                 siteKey: reader.required(Settings.turnstileSiteKey, for: user) ?? "",
                 secret: reader.required(Settings.turnstileSecret, for: user) ?? "",
                 verifyURL: reader.value(Settings.turnstileVerifyURL),
-                hostnames: reader(Settings.turnstileHostnames) ?? [],
+                hostnames: reader.value(Settings.turnstileHostnames),
                 action: reader(Settings.turnstileAction))
         }
         if enabled.contains("hcaptcha") {
@@ -20,7 +20,7 @@ extension Configuration {
                 siteKey: reader.required(Settings.hcaptchaSiteKey, for: user) ?? "",
                 secret: reader.required(Settings.hcaptchaSecret, for: user) ?? "",
                 verifyURL: reader.value(Settings.hcaptchaVerifyURL),
-                hostnames: reader(Settings.hcaptchaHostnames) ?? [])
+                hostnames: reader.value(Settings.hcaptchaHostnames))
             challenges.siteVerify.hcaptchaMaxScore = reader(Settings.hcaptchaMaxScore)
         }
         if enabled.contains("recaptcha") { readReCaptcha(&reader) }
@@ -33,7 +33,7 @@ extension Configuration {
         let user = "the recaptcha challenge provider (\(version.rawValue))"
         var vendor = SiteVerifySettings.Vendor(
             siteKey: reader.required(Settings.recaptchaSiteKey, for: user) ?? "",
-            hostnames: reader(Settings.recaptchaHostnames) ?? [])
+            hostnames: reader.value(Settings.recaptchaHostnames))
         let minimumScore = reader(Settings.recaptchaMinScore)
         let action = reader(Settings.recaptchaAction)
         switch version {
@@ -55,6 +55,6 @@ extension Configuration {
             ?? (version == .enterprise ? ReCaptchaVerifier.enterpriseURL : ReCaptchaVerifier.siteVerifyURL)
         challenges.siteVerify.recaptcha = vendor
         challenges.siteVerify.recaptchaVersion = version
-        challenges.siteVerify.recaptchaMinScore = minimumScore ?? ReCaptchaVerifier.defaultMinimumScore
+        challenges.siteVerify.recaptchaMinScore = minimumScore ?? Settings.recaptchaMinScore.standard
     }
 }

@@ -18,10 +18,10 @@ public struct Configuration: Sendable {
     public var mode: Mode = Settings.mode.standard
     /// `/dev/…` answers every client, not only loopback ones (`Settings.devExpose`).
     public var devExpose: Bool = Settings.devExpose.standard
-    public var listenHost = "127.0.0.1"
-    public var listenPort = 8080
+    public var listenHost: String = Settings.listen.standard.host
+    public var listenPort: Int = Settings.listen.standard.port
     public var dataDirectory: String = Settings.dataDirectory.standard
-    public var sqlitePath = "./data/phone-verify.db"
+    public var sqlitePath: String = Settings.dataDirectory.standard + "/phone-verify.db"
     public var sqliteSynchronous: String = Settings.sqliteSynchronous.standard
     /// `postgres://…` when the store is PostgreSQL (then `sqlitePath` is unused).
     public var postgresURL: String?
@@ -60,7 +60,7 @@ public struct Configuration: Sendable {
     public var consoleSecureCookie: Bool = Settings.consoleSecureCookie.standard
     /// Seconds in-flight requests may take to finish at shutdown.
     public var shutdownGrace: Int = Settings.shutdownGrace.standard
-    public var limits = RateLimits.defaults
+    public var limits: RateLimits = Settings.limits.standard
     public var fraud = FraudPolicy()
     public var testNumbers = TestNumbers()
     /// Proof before an SMS is paid for: policy and providers (Configuration+Challenges).

@@ -1,4 +1,3 @@
-import Adapters
 import LibCrypto
 import Foundation
 

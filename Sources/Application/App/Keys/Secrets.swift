@@ -1,4 +1,5 @@
-import Adapters
+import Credentials
+import Crypto
 import LibCrypto
 
 /// The code secret's derived keys and the signing key, read (or, in development, created) before

@@ -10,7 +10,7 @@ extension Settings {
     public static let challengeProviders = Setting<[String]>(
         "PHONE_VERIFY_CHALLENGE_PROVIDERS", .challenges,
         .list("comma-separated providers") { ChallengeSettings.knownProviders.contains($0) ? nil : "unknown provider \"\($0.prefix(32))\"" },
-        default: "(none)",
+        defaultsTo: [], shown: "(none)",
         "enabled challenge providers, in the order clients are offered them: turnstile, hcaptcha, recaptcha, app_attest, play_integrity, grant")
 
     public static let challengeSoftThreshold = Setting<Double>(

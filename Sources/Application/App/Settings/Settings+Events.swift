@@ -15,7 +15,7 @@ extension Settings {
         secret: true, production: .check(Configuration.weakEventsSecret))
 
     public static let eventTypes = Setting<[String]>(
-        "PHONE_VERIFY_EVENTS", .events, .eventTypes, default: "all",
+        "PHONE_VERIFY_EVENTS", .events, .eventTypes, defaultsTo: EventType.allCases.map(\.rawValue), shown: "all",
         "comma-separated event types to send (verification.started, delivery.updated, …); default all")
 
     public static let eventsTimeout = Setting<Int>(

@@ -4,11 +4,11 @@ import VerifyCore
 /// The limits section of the settings table (read by `Configuration.readLimits`).
 extension Settings {
     public static let limits = Setting<RateLimits>(
-        "PHONE_VERIFY_LIMITS", .limits, .limits, default: "phone_send=5/1h,10/1d;ip_send=20/10m,200/1d;ip_check=100/10m;prefix_send=50/1h;global_send=1000/1m;phone_failed_check=5/1d;user_send=10/1h,30/1d;ip_challenge=30/10m;whatsapp_send=5/1h,10/1d;call_send=3/1h,5/1d;phone_requester_send=1/1h,2/1d",
+        "PHONE_VERIFY_LIMITS", .limits, .limits, defaultsTo: RateLimits.defaults, shown: "phone_send=5/1h,10/1d;ip_send=20/10m,200/1d;ip_check=100/10m;prefix_send=50/1h;global_send=1000/1m;phone_failed_check=5/1d;user_send=10/1h,30/1d;ip_challenge=30/10m;whatsapp_send=5/1h,10/1d;call_send=3/1h,5/1d;phone_requester_send=1/1h,2/1d",
         "rate limits, scope=N/window[,N/window];… (windows 30s, 10m, 1h, 1d; scope=off disables one); scopes not named keep their defaults; phone_failed_check=N/W: free wrong codes per number and requester before the backoff")
 
     public static let lockoutBackoff = Setting<(initial: Int, max: Int)>(
-        "PHONE_VERIFY_LOCKOUT_BACKOFF", .limits, .backoff, default: "30s,5m",
+        "PHONE_VERIFY_LOCKOUT_BACKOFF", .limits, .backoff, defaultsTo: RateLimits.defaults.lockoutBackoff, shown: "30s,5m",
         "failed-check lockout: the first wait after the free wrong codes and the longest (it doubles per further wrong code), per number and requester")
 
     public static let prefixDigits = Setting<Int>(

@@ -1,4 +1,4 @@
-import Adapters
+import PhoneParsing
 import Foundation
 import VerifyCore
 

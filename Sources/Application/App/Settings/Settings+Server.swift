@@ -16,7 +16,7 @@ extension Settings {
         "true: development endpoints (/dev/…: messages and their codes) answer every client, not only loopback ones (logged as a warning at start)")
 
     public static let listen = Setting<(host: String, port: Int)>(
-        "PHONE_VERIFY_LISTEN", .server, .hostPort, default: "127.0.0.1:8080",
+        "PHONE_VERIFY_LISTEN", .server, .hostPort, defaultsTo: (host: "127.0.0.1", port: 8080), shown: "127.0.0.1:8080",
         "host:port to listen on; port 0 picks a free port and prints it")
 
     public static let dataDirectory = Setting<String>(

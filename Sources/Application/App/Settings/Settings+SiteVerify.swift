@@ -18,7 +18,7 @@ extension Settings {
         production: .httpsOrLoopback { $0.challenges.siteVerify.turnstile?.verifyURL })
 
     public static let turnstileHostnames = Setting<[String]>(
-        "PHONE_VERIFY_TURNSTILE_HOSTNAMES", .challenges, .list, default: "(any)",
+        "PHONE_VERIFY_TURNSTILE_HOSTNAMES", .challenges, .list, defaultsTo: [], shown: "(any)",
         "host names a Turnstile token must have been solved on (comma-separated)")
 
     public static let turnstileAction = Setting<String>(
@@ -40,7 +40,7 @@ extension Settings {
         production: .httpsOrLoopback { $0.challenges.siteVerify.hcaptcha?.verifyURL })
 
     public static let hcaptchaHostnames = Setting<[String]>(
-        "PHONE_VERIFY_HCAPTCHA_HOSTNAMES", .challenges, .list, default: "(any)",
+        "PHONE_VERIFY_HCAPTCHA_HOSTNAMES", .challenges, .list, defaultsTo: [], shown: "(any)",
         "host names an hCaptcha token must have been solved on (comma-separated)")
 
     public static let hcaptchaMaxScore = Setting<Double>(
@@ -62,7 +62,7 @@ extension Settings {
         "reCAPTCHA flavour: v2 (checkbox), v3 (score) or enterprise (assessments)")
 
     public static let recaptchaMinScore = Setting<Double>(
-        "PHONE_VERIFY_RECAPTCHA_MIN_SCORE", .challenges, .fraction, default: "0.5",
+        "PHONE_VERIFY_RECAPTCHA_MIN_SCORE", .challenges, .fraction, defaultsTo: ReCaptchaVerifier.defaultMinimumScore, shown: "0.5",
         "lowest reCAPTCHA score accepted (v3 and enterprise; 1.0 is very likely a person)")
 
     public static let recaptchaAction = Setting<String>(
@@ -70,7 +70,7 @@ extension Settings {
         "action clients pass to grecaptcha.execute; tokens for another action fail (required by v3 and enterprise)")
 
     public static let recaptchaHostnames = Setting<[String]>(
-        "PHONE_VERIFY_RECAPTCHA_HOSTNAMES", .challenges, .list, default: "(any)",
+        "PHONE_VERIFY_RECAPTCHA_HOSTNAMES", .challenges, .list, defaultsTo: [], shown: "(any)",
         "host names a reCAPTCHA token must have been solved on (comma-separated)")
 
     public static let recaptchaVerifyURL = Setting<String>(

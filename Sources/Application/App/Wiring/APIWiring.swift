@@ -1,6 +1,8 @@
 import API
 import Console
-import Adapters
+import Credentials
+import Crypto
+import PhoneParsing
 import DevInbox
 import Gateways
 import Telemetry

@@ -1,5 +1,5 @@
 import API
-import Adapters
+import Credentials
 import Foundation
 import Gateways
 import Telemetry

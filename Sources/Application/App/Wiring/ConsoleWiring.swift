@@ -1,5 +1,5 @@
 import API
-import Adapters
+import PhoneParsing
 import Console
 import Telemetry
 import VerifyCore

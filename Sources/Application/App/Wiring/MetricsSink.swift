@@ -1,7 +1,7 @@
-import Adapters
+import PhoneParsing
 import Foundation
 import Gateways
-import Stores
+import SQLiteStore
 import Telemetry
 import VerifyCore
 

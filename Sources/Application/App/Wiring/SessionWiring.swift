@@ -1,4 +1,4 @@
-import Adapters
+import Credentials
 import Foundation
 import CurlClient
 import Telemetry

@@ -1,6 +1,6 @@
 import Foundation
 import PostgresStore
-import Stores
+import SQLiteStore
 import VerifyCore
 
 /// Everything the application needs from a store.
