@@ -7,7 +7,7 @@ import Testing
 import VerifyCore
 
 /// A WhatsApp message whose SMS body must never reach a vendor: only the code and language do.
-let whatsapp = SMS(
+let whatsapp = OutboundMessage(
     messageID: "msg_wa", to: "+4915112345678", display: "+49 151 12345678", body: "Dein Code lautet 482913", code: "482913",
     verificationID: "ver_wa", purpose: .signIn, locale: "de-DE", expiresAt: Date().addingTimeInterval(300))
 
@@ -54,7 +54,7 @@ func occurrences(of needle: String, in bytes: [UInt8]) -> Int {
         let vendor = try FakeVendor(.reply(200, Self.accepted, []))
         defer { vendor.stop() }
         for (locale, expected) in [("ja", "en_US"), ("pt", "pt_BR"), ("en-GB", "en_US"), ("de-AT", "de")] {
-            let sms = SMS(messageID: "m", to: whatsapp.to, display: "", body: "", code: "1", verificationID: "v",
+            let sms = OutboundMessage(messageID: "m", to: whatsapp.to, display: "", body: "", code: "1", verificationID: "v",
                           purpose: .signIn, locale: locale, expiresAt: whatsapp.expiresAt)
             _ = gateway(vendor).send(sms)
             let json = try JSONValue.parse(try #require(vendor.requests.last).body)

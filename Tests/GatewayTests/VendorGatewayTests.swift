@@ -7,7 +7,7 @@ import Testing
 import VerifyCore
 import VerifyTesting
 
-let sms = SMS(
+let sms = OutboundMessage(
     messageID: "msg_1", to: "+14155552671", display: "+1 415-555-2671", body: "Your code is 123456", code: "123456",
     verificationID: "ver_1", purpose: .signIn, locale: "en", expiresAt: Date().addingTimeInterval(300))
 
@@ -117,7 +117,7 @@ func http(timeout: Double = 2) -> GatewayHTTP {
         let vendor = try FakeVendor(.reply(200, #"{"messages":[{"status":"0","message-id":"1"}]}"#, []))
         defer { vendor.stop() }
         var text = sms
-        text = SMS(messageID: "m", to: text.to, display: text.display, body: "Ваш код 123456", code: "123456", verificationID: "v", purpose: .signIn, locale: "ru", expiresAt: text.expiresAt)
+        text = OutboundMessage(messageID: "m", to: text.to, display: text.display, body: "Ваш код 123456", code: "123456", verificationID: "v", purpose: .signIn, locale: "ru", expiresAt: text.expiresAt)
         _ = gateway(vendor).send(text)
         #expect(formFields(try #require(vendor.requests.first))["type"] == "unicode")
     }
@@ -126,7 +126,7 @@ func http(timeout: Double = 2) -> GatewayHTTP {
     @Test func gsmTextIsNotMarkedUnicode() throws {
         let vendor = try FakeVendor(.reply(200, #"{"messages":[{"status":"0","message-id":"1"}]}"#, []))
         defer { vendor.stop() }
-        let text = SMS(messageID: "m", to: sms.to, display: sms.display, body: "Ihr Code 123456 ist 5 Minuten gültig. £€ñ",
+        let text = OutboundMessage(messageID: "m", to: sms.to, display: sms.display, body: "Ihr Code 123456 ist 5 Minuten gültig. £€ñ",
                        code: "123456", verificationID: "v", purpose: .signIn, locale: "de", expiresAt: sms.expiresAt)
         _ = gateway(vendor).send(text)
         #expect(formFields(try #require(vendor.requests.first))["type"] == nil)

@@ -14,8 +14,8 @@ func orderedFormFields(_ request: HTTPRequest) -> [(String, String)] {
     }
 }
 
-func voiceSMS(locale: String?, code: String = "123456") -> SMS {
-    SMS(messageID: "msg_v", to: "+14155552671", display: "+1 415-555-2671", body: "Your code is \(code)", code: code,
+func voiceSMS(locale: String?, code: String = "123456") -> OutboundMessage {
+    OutboundMessage(messageID: "msg_v", to: "+14155552671", display: "+1 415-555-2671", body: "Your code is \(code)", code: code,
         verificationID: "ver_v", purpose: .signIn, locale: locale, expiresAt: Date().addingTimeInterval(300))
 }
 

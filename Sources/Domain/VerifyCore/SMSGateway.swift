@@ -1,7 +1,7 @@
 import Foundation
 
-/// One SMS as a gateway receives it.
-public struct SMS: Sendable, Equatable {
+/// One message as a gateway receives it: an SMS, a WhatsApp message or a call (`channel`).
+public struct OutboundMessage: Sendable, Equatable {
     public let messageID: String
     public let to: String
     /// International format of `to`, for people.
@@ -52,9 +52,9 @@ public enum GatewayResult: Sendable, Equatable {
 /// A way to send a code: console sink, Twilio, Vonage, webhook, WhatsApp and voice vendors, or a
 /// failover chain of them (one per channel).
 /// Called from delivery worker threads, never from a request.
-public protocol SMSGateway: Sendable {
+public protocol MessageGateway: Sendable {
     var name: String { get }
-    func send(_ sms: SMS) -> GatewayResult
+    func send(_ message: OutboundMessage) -> GatewayResult
 }
 
 /// A message as development tools show it (`GET /dev/messages`, the dev inbox).

@@ -32,7 +32,7 @@ public struct MetaWhatsAppConfiguration: Sendable {
 /// Sends the approved authentication template through
 /// `POST {baseURL}/{version}/{phone_number_id}/messages` (JSON, bearer token). Success carries
 /// `messages[0].id` (`wamid.…`), the id status webhooks name.
-public struct MetaWhatsAppGateway: SMSGateway {
+public struct MetaWhatsAppGateway: MessageGateway {
     public let name = "meta-whatsapp"
     let configuration: MetaWhatsAppConfiguration
     let http: GatewayHTTP
@@ -60,23 +60,23 @@ public struct MetaWhatsAppGateway: SMSGateway {
     }
 
     /// The request body; only the code and the language vary between messages.
-    func payload(for sms: SMS) -> JSONValue {
+    func payload(for message: OutboundMessage) -> JSONValue {
         let c = configuration
         return [
             "messaging_product": "whatsapp",
             "recipient_type": "individual",
-            "to": .string(WhatsAppAuthenticationTemplate.digits(sms.to)),
+            "to": .string(WhatsAppAuthenticationTemplate.digits(message.to)),
             "type": "template",
             "template": WhatsAppAuthenticationTemplate.template(
-                name: c.templateName, language: c.language.code(for: sms.locale), code: sms.code),
+                name: c.templateName, language: c.language.code(for: message.locale), code: message.code),
         ]
     }
 
-    public func send(_ sms: SMS) -> GatewayResult {
+    public func send(_ message: OutboundMessage) -> GatewayResult {
         let c = configuration
         let url = c.baseURL + "/" + FormEncoding.percentEncode(c.apiVersion) + "/" + FormEncoding.percentEncode(c.phoneNumberID) + "/messages"
         let request = HTTPClientRequest.json(
-            url: url, body: payload(for: sms).encoded(),
+            url: url, body: payload(for: message).encoded(),
             headers: [(name: "Authorization", value: "Bearer " + c.accessToken)])
         let response: HTTPClientResponse
         switch http.send(request, gateway: name) {

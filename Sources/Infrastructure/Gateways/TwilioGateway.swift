@@ -23,7 +23,7 @@ public struct TwilioConfiguration: Sendable {
 }
 
 /// Sends through `POST /2010-04-01/Accounts/{AccountSid}/Messages.json` (form-encoded, HTTP Basic).
-public struct TwilioGateway: SMSGateway {
+public struct TwilioGateway: MessageGateway {
     public let name = "twilio"
     let configuration: TwilioConfiguration
     let http: GatewayHTTP
@@ -46,9 +46,9 @@ public struct TwilioGateway: SMSGateway {
         self.http = http
     }
 
-    public func send(_ sms: SMS) -> GatewayResult {
+    public func send(_ message: OutboundMessage) -> GatewayResult {
         let c = configuration
-        var fields = [("To", sms.to), ("Body", sms.body)]
+        var fields = [("To", message.to), ("Body", message.body)]
         fields.append(Self.isMessagingServiceSID(c.from) ? ("MessagingServiceSid", c.from) : ("From", c.from))
         if let callback = c.statusCallbackURL { fields.append(("StatusCallback", callback)) }
         // Credentials, sender or account problems fall through to "retryable": another gateway may send.

@@ -51,7 +51,7 @@ public struct TwilioVoiceConfiguration: Sendable {
 /// with the script as inline `Twiml`: the code travels only in the request body, never in a URL
 /// Twilio would fetch or log. The call's `sid` is the provider id; whether it was answered is
 /// known later, from the status callback.
-public struct TwilioVoiceGateway: SMSGateway {
+public struct TwilioVoiceGateway: MessageGateway {
     public let name = "twilio-voice"
     let configuration: TwilioVoiceConfiguration
     let composer: VoiceScriptComposer
@@ -74,10 +74,10 @@ public struct TwilioVoiceGateway: SMSGateway {
     }
 
     /// The form fields of the call for `sms`: To, From, Twiml, and the callback settings.
-    func fields(for sms: SMS) -> [(String, String)] {
+    func fields(for message: OutboundMessage) -> [(String, String)] {
         let c = configuration
-        let script = composer.script(code: sms.code, locale: sms.locale)
-        var fields = [("To", sms.to), ("From", c.from), ("Twiml", script.twiml(voice: c.voices[script.speechLocale]))]
+        let script = composer.script(code: message.code, locale: message.locale)
+        var fields = [("To", message.to), ("From", c.from), ("Twiml", script.twiml(voice: c.voices[script.speechLocale]))]
         if let timeout = c.ringTimeoutSeconds { fields.append(("Timeout", String(timeout))) }
         if let callback = c.statusCallbackURL {
             fields += [
@@ -88,12 +88,12 @@ public struct TwilioVoiceGateway: SMSGateway {
         return fields
     }
 
-    public func send(_ sms: SMS) -> GatewayResult {
+    public func send(_ message: OutboundMessage) -> GatewayResult {
         let c = configuration
         // Credentials, caller id (21210 not verified) or account problems fall through to "retryable".
         let api = TwilioAPI(http: http, gateway: name, label: name, destinationErrors: Self.destinationErrors, unroutableErrors: Self.unroutableErrors)
         return api.post(
-            baseURL: c.baseURL, accountSID: c.accountSID, authToken: c.authToken, resource: "Calls.json", fields: fields(for: sms),
+            baseURL: c.baseURL, accountSID: c.accountSID, authToken: c.authToken, resource: "Calls.json", fields: fields(for: message),
             sidOf: "call"
         ) { _, _ in
             // Twilio's error code only: its message may echo the form-encoded Twiml, which spells

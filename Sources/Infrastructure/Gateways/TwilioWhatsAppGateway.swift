@@ -41,7 +41,7 @@ public struct TwilioWhatsAppConfiguration: Sendable {
 /// Sends through `POST /2010-04-01/Accounts/{AccountSid}/Messages.json` with `whatsapp:`
 /// addresses, `ContentSid` and `ContentVariables={"1":"<code>"}` (form-encoded, HTTP Basic).
 /// No `Body`: the approved template's text is fixed, only the code varies.
-public struct TwilioWhatsAppGateway: SMSGateway {
+public struct TwilioWhatsAppGateway: MessageGateway {
     public let name = "twilio-whatsapp"
     let configuration: TwilioWhatsAppConfiguration
     let http: GatewayHTTP
@@ -59,27 +59,27 @@ public struct TwilioWhatsAppGateway: SMSGateway {
         self.http = http
     }
 
-    func fields(for sms: SMS) -> [(String, String)] {
+    func fields(for message: OutboundMessage) -> [(String, String)] {
         let c = configuration
-        let variables: JSONValue = ["1": .string(sms.code)]
-        var fields = [("To", "whatsapp:" + sms.to)]
+        let variables: JSONValue = ["1": .string(message.code)]
+        var fields = [("To", "whatsapp:" + message.to)]
         if TwilioGateway.isMessagingServiceSID(c.from) {
             fields.append(("MessagingServiceSid", c.from))
         } else {
             fields.append(("From", c.from.hasPrefix("whatsapp:") ? c.from : "whatsapp:" + c.from))
         }
-        fields.append(("ContentSid", c.contentSID(for: sms.locale)))
+        fields.append(("ContentSid", c.contentSID(for: message.locale)))
         fields.append(("ContentVariables", variables.encodedString()))
         if let callback = c.statusCallbackURL { fields.append(("StatusCallback", callback)) }
         return fields
     }
 
-    public func send(_ sms: SMS) -> GatewayResult {
+    public func send(_ message: OutboundMessage) -> GatewayResult {
         let c = configuration
         // Credentials, sender, Content template or account problems fall through to "retryable".
         let api = TwilioAPI(http: http, gateway: name, label: name, destinationErrors: Self.destinationErrors, unroutableErrors: Self.unroutableErrors)
         return api.post(
-            baseURL: c.baseURL, accountSID: c.accountSID, authToken: c.authToken, resource: "Messages.json", fields: fields(for: sms),
+            baseURL: c.baseURL, accountSID: c.accountSID, authToken: c.authToken, resource: "Messages.json", fields: fields(for: message),
             sidOf: "message"
         ) { body, response in body?["message"]?.stringValue ?? String(response.text.prefix(300)) }
     }

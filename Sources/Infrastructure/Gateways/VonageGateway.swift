@@ -21,7 +21,7 @@ public struct VonageConfiguration: Sendable {
 }
 
 /// Sends through `POST /sms/json`; success when `messages[0].status == "0"`.
-public struct VonageGateway: SMSGateway {
+public struct VonageGateway: MessageGateway {
     public let name = "vonage"
     let configuration: VonageConfiguration
     let http: GatewayHTTP
@@ -36,15 +36,15 @@ public struct VonageGateway: SMSGateway {
         self.http = http
     }
 
-    public func send(_ sms: SMS) -> GatewayResult {
+    public func send(_ message: OutboundMessage) -> GatewayResult {
         let c = configuration
         var fields = [
             ("api_key", c.apiKey), ("api_secret", c.apiSecret), ("from", c.from),
-            ("to", sms.to.hasPrefix("+") ? String(sms.to.dropFirst()) : sms.to), ("text", sms.body),
-            ("client-ref", sms.messageID),
+            ("to", message.to.hasPrefix("+") ? String(message.to.dropFirst()) : message.to), ("text", message.body),
+            ("client-ref", message.messageID),
         ]
         // `text` covers the GSM 03.38 tables (ü, é, £, €…); `unicode` only what they lack.
-        if SMSSegments.measure(sms.body).encoding == .ucs2 { fields.append(("type", "unicode")) }
+        if SMSSegments.measure(message.body).encoding == .ucs2 { fields.append(("type", "unicode")) }
         if let callback = c.callbackURL { fields.append(("callback", callback)) }
         let response: HTTPClientResponse
         switch http.send(.form(url: c.baseURL + "/sms/json", fields: fields), gateway: name) {

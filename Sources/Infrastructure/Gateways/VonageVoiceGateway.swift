@@ -39,7 +39,7 @@ public struct VonageVoiceConfiguration: Sendable {
 /// Calls through `POST /v1/calls` (JSON, `Authorization: Bearer <application JWT>`) with the
 /// script as an inline NCCO of `talk` actions: the code is never in a URL Vonage would fetch.
 /// The call's `uuid` is the provider id; the outcome arrives later at the event URL.
-public struct VonageVoiceGateway: SMSGateway {
+public struct VonageVoiceGateway: MessageGateway {
     public let name = "vonage-voice"
     let configuration: VonageVoiceConfiguration
     let composer: VoiceScriptComposer
@@ -59,11 +59,11 @@ public struct VonageVoiceGateway: SMSGateway {
     }
 
     /// The JSON body of the call for `sms`.
-    func body(for sms: SMS) -> JSONValue {
+    func body(for message: OutboundMessage) -> JSONValue {
         let c = configuration
-        let script = composer.script(code: sms.code, locale: sms.locale)
+        let script = composer.script(code: message.code, locale: message.locale)
         var members = [
-            JSONMember("to", .array([.object([JSONMember("type", "phone"), JSONMember("number", .string(Self.msisdn(sms.to)))])])),
+            JSONMember("to", .array([.object([JSONMember("type", "phone"), JSONMember("number", .string(Self.msisdn(message.to)))])])),
             JSONMember("from", .object([JSONMember("type", "phone"), JSONMember("number", .string(Self.msisdn(c.from)))])),
             JSONMember("ncco", script.ncco(style: c.style)),
         ]
@@ -74,13 +74,13 @@ public struct VonageVoiceGateway: SMSGateway {
         return .object(members)
     }
 
-    public func send(_ sms: SMS) -> GatewayResult {
+    public func send(_ message: OutboundMessage) -> GatewayResult {
         let jwt: String
         do { jwt = try configuration.token.token(at: clock.now()) } catch {
             return .retryable(reason: "\(name): cannot sign the application token", retryAfter: nil)
         }
         let request = HTTPClientRequest.json(
-            url: configuration.baseURL + "/v1/calls", body: body(for: sms).encoded(),
+            url: configuration.baseURL + "/v1/calls", body: body(for: message).encoded(),
             headers: [(name: "Authorization", value: "Bearer " + jwt), (name: "Accept", value: "application/json")])
         let response: HTTPClientResponse
         switch http.send(request, gateway: name) {
@@ -100,7 +100,7 @@ public struct VonageVoiceGateway: SMSGateway {
         let names = json?["invalid_parameters"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         let detail = Redaction.scrub(
             title.prefix(100) + (names.isEmpty ? "" : " (invalid: " + names.prefix(5).map { String($0.prefix(40)) }.joined(separator: ", ") + ")"),
-            secrets: [sms.code])
+            secrets: [message.code])
         if let transient = GatewayHTTP.transient(response, gateway: name, detail: detail) { return transient }
         if response.status == 400 && Self.namesDestination(json) { return .permanent(reason: "\(name): \(detail)") }
         // 401/403 (application, key or account), other 4xx: this gateway cannot call now.

@@ -35,7 +35,7 @@ public struct VonageWhatsAppConfiguration: Sendable {
 /// Vonage reports "not a WhatsApp user" only in status webhooks (which need an application and
 /// JWT-signed callbacks, not Basic auth): the synchronous answer says "accepted" or describes
 /// a request, credit, auth or rate problem (RFC 7807 `type`/`title`/`detail`).
-public struct VonageWhatsAppGateway: SMSGateway {
+public struct VonageWhatsAppGateway: MessageGateway {
     public let name = "vonage-whatsapp"
     let configuration: VonageWhatsAppConfiguration
     let http: GatewayHTTP
@@ -45,26 +45,26 @@ public struct VonageWhatsAppGateway: SMSGateway {
         self.http = http
     }
 
-    func payload(for sms: SMS) -> JSONValue {
+    func payload(for message: OutboundMessage) -> JSONValue {
         let c = configuration
         return [
             "message_type": "custom",
             "channel": "whatsapp",
             "from": .string(WhatsAppAuthenticationTemplate.digits(c.from)),
-            "to": .string(WhatsAppAuthenticationTemplate.digits(sms.to)),
-            "client_ref": .string(sms.messageID),
+            "to": .string(WhatsAppAuthenticationTemplate.digits(message.to)),
+            "client_ref": .string(message.messageID),
             "custom": [
                 "type": "template",
                 "template": WhatsAppAuthenticationTemplate.template(
-                    name: c.templateName, language: c.language.code(for: sms.locale), code: sms.code, deterministicPolicy: true),
+                    name: c.templateName, language: c.language.code(for: message.locale), code: message.code, deterministicPolicy: true),
             ],
         ]
     }
 
-    public func send(_ sms: SMS) -> GatewayResult {
+    public func send(_ message: OutboundMessage) -> GatewayResult {
         let c = configuration
         var request = HTTPClientRequest.json(
-            url: c.baseURL + "/v1/messages", body: payload(for: sms).encoded(),
+            url: c.baseURL + "/v1/messages", body: payload(for: message).encoded(),
             headers: [(name: "Accept", value: "application/json")])
         request.basicAuth = BasicAuth(user: c.apiKey, password: c.apiSecret)
         let response: HTTPClientResponse

@@ -27,7 +27,7 @@ public struct WebhookConfiguration: Sendable {
 /// so any provider can be plugged in. Contract: 2xx = accepted; 408, 429 and 5xx = try later;
 /// 401, 403 and 404 = this endpoint is misconfigured (fail over); other 4xx = the message is
 /// refused for good.
-public struct WebhookGateway: SMSGateway {
+public struct WebhookGateway: MessageGateway {
     public let name = "webhook"
     let configuration: WebhookConfiguration
     let http: GatewayHTTP
@@ -39,17 +39,17 @@ public struct WebhookGateway: SMSGateway {
         self.clock = clock
     }
 
-    public func send(_ sms: SMS) -> GatewayResult {
+    public func send(_ message: OutboundMessage) -> GatewayResult {
         let payload: JSONValue = [
-            "to": .string(sms.to), "channel": .string(sms.channel.rawValue), "body": .string(sms.body), "code": .string(sms.code),
-            "verification_id": .string(sms.verificationID), "purpose": .string(sms.purpose.rawValue),
-            "locale": .optional(sms.locale), "message_id": .string(sms.messageID),
+            "to": .string(message.to), "channel": .string(message.channel.rawValue), "body": .string(message.body), "code": .string(message.code),
+            "verification_id": .string(message.verificationID), "purpose": .string(message.purpose.rawValue),
+            "locale": .optional(message.locale), "message_id": .string(message.messageID),
         ]
         let body = payload.encoded()
         let timestamp = String(Int64(clock.now().timeIntervalSince1970))
-        let signature = Self.signature(key: configuration.key, id: sms.messageID, timestamp: timestamp, body: body)
+        let signature = Self.signature(key: configuration.key, id: message.messageID, timestamp: timestamp, body: body)
         let request = HTTPClientRequest.json(url: configuration.url, body: body, headers: [
-            (name: "webhook-id", value: sms.messageID), (name: "webhook-timestamp", value: timestamp),
+            (name: "webhook-id", value: message.messageID), (name: "webhook-timestamp", value: timestamp),
             (name: "webhook-signature", value: signature),
         ])
         let response: HTTPClientResponse

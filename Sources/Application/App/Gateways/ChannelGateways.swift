@@ -15,9 +15,9 @@ struct ChannelGateways {
     /// Twilio posts every channel's statuses to one signed route.
     var twilioCallback: String { publicURL + "/v1/webhooks/twilio/status" }
 
-    func whatsApp() -> [any SMSGateway] {
+    func whatsApp() -> [any MessageGateway] {
         let g = configuration.channelGateways
-        return g.whatsApp.compactMap { name -> (any SMSGateway)? in
+        return g.whatsApp.compactMap { name -> (any MessageGateway)? in
             switch name {
             case "console": return ConsoleSink(output: consoleOutput)
             case "meta":
@@ -46,9 +46,9 @@ struct ChannelGateways {
         }
     }
 
-    func voice() -> [any SMSGateway] {
+    func voice() -> [any MessageGateway] {
         let g = configuration.channelGateways
-        return g.voice.compactMap { name -> (any SMSGateway)? in
+        return g.voice.compactMap { name -> (any MessageGateway)? in
             switch name {
             case "console": return ConsoleSink(output: consoleOutput)
             case "twilio":
@@ -77,7 +77,7 @@ struct ChannelGateways {
         }
     }
 
-    private func webhook() -> (any SMSGateway)? {
+    private func webhook() -> (any MessageGateway)? {
         guard let w = configuration.webhook else { return nil }
         return WebhookGateway(configuration: WebhookConfiguration(url: w.url, secret: w.secret), http: http, clock: clock)
     }

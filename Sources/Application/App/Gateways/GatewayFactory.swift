@@ -16,7 +16,7 @@ enum GatewayFactory {
         let client = HTTPClient(configuration: HTTPClientConfiguration(
             connectTimeout: c.gatewayConnectTimeout, totalTimeout: c.gatewayTimeout))
         let http = GatewayHTTP(client: client, timeout: c.gatewayTimeout, connectTimeout: c.gatewayConnectTimeout)
-        let gateways: [any SMSGateway] = c.gateways.compactMap { name in
+        let gateways: [any MessageGateway] = c.gateways.compactMap { name in
             switch name {
             case "console": return ConsoleSink(output: consoleOutput)
             case "twilio":
@@ -38,7 +38,7 @@ enum GatewayFactory {
             default: return nil
             }
         }
-        let chain = { (members: [any SMSGateway]) in
+        let chain = { (members: [any MessageGateway]) in
             FailoverGateway(members, clock: clock, logger: logger, threshold: c.circuitFailures, cooldown: Double(c.circuitCooldown), events: events)
         }
         var chains: [Channel: FailoverGateway] = [.sms: chain(gateways)]
