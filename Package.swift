@@ -5,6 +5,8 @@ import PackageDescription
 //   Sources/Application    App (wiring, configuration, commands) and the phone-verify executable
 //   Sources/HTTP           API: the native HTTP surface (router, middleware, routes)
 //   Sources/Features       feature modules on the API: each exports route groups and middleware
+//   Sources/Vendors        one target, one folder per messaging vendor (Twilio, Vonage, Meta, …): its
+//                          gateways, callback routes, status mapping and settings values
 //   Sources/Infrastructure adapters the domain's protocols are implemented by: stores, gateways, crypto, tokens
 //   Sources/Domain         VerifyCore: the domain, no HTTP, SQL or C
 //   Sources/Wrappers       one Swift module per C library, no pointers in its public API
@@ -76,11 +78,17 @@ let package = Package(
         .target(
             name: "Console", dependencies: ["API", "VerifyCore", "Encoding", "HTTPMessages", "Telemetry"], path: "Sources/Features/Console"),
 
+        // Vendors: one folder per messaging vendor, plugged in through App's VendorRegistry
+        .target(
+            name: "Vendors",
+            dependencies: ["API", "Gateways", "Adapters", "VerifyCore", "Encoding", "HTTPMessages", "CurlClient", "LibCrypto"],
+            path: "Sources/Vendors"),
+
         // Application
         .target(
             name: "App",
             dependencies: [
-                "VerifyCore", "Encoding", "Stores", "Gateways", "Adapters", "Challenges", "API", "TwilioCompatAPI", "DevInbox", "Console", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
+                "VerifyCore", "Encoding", "Stores", "Gateways", "Vendors", "Adapters", "Challenges", "API", "TwilioCompatAPI", "DevInbox", "Console", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
                 "CurlClient", "SQLite", "PostgresStore",
             ],
             path: "Sources/Application/App"),
@@ -98,7 +106,7 @@ let package = Package(
         .testTarget(name: "VerifyCoreTests", dependencies: ["VerifyCore", "VerifyTesting"]),
         .testTarget(
             name: "APITests",
-            dependencies: ["API", "TwilioCompatAPI", "DevInbox", "Console", "VerifyCore", "VerifyTesting", "HTTPMessages", "Telemetry"]),
+            dependencies: ["API", "TwilioCompatAPI", "DevInbox", "Console", "Vendors", "VerifyCore", "VerifyTesting", "HTTPMessages", "Telemetry"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPMessages"]),
         .testTarget(name: "SQLiteTests", dependencies: ["ThreadTesting", "SQLite"]),
         .testTarget(name: "LibCryptoTests", dependencies: ["LibCrypto"]),
@@ -118,11 +126,16 @@ let package = Package(
                 "Gateways", "Stores", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPMessages", "CurlClient", "LibCrypto", "Telemetry",
             ]),
         .testTarget(
+            name: "VendorsTests",
+            dependencies: [
+                "Vendors", "Gateways", "API", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPMessages", "CurlClient", "LibCrypto", "Telemetry",
+            ]),
+        .testTarget(
             name: "ChallengesTests",
             dependencies: [
                 "Challenges", "VerifyCore", "VerifyTesting", "LibCrypto", "HTTPServer", "HTTPMessages", "CurlClient", "Encoding", "CBOR",
             ]),
-        .testTarget(name: "LiveTests", dependencies: ["App", "API", "Gateways", "HTTPServer", "Telemetry", "VerifyCore", "HTTPMessages", "LibCrypto"]),
+        .testTarget(name: "LiveTests", dependencies: ["App", "API", "Gateways", "Vendors", "HTTPServer", "Telemetry", "VerifyCore", "HTTPMessages", "LibCrypto"]),
         // The client's unit tests (canned responses), live tests against the built phone-verify
         // binary, and its agreement with docs/openapi.json; LibCrypto only mints test tokens.
         .testTarget(name: "PhoneVerifyClientTests", dependencies: ["PhoneVerifyClient", "LibCrypto"]),

@@ -3,6 +3,7 @@ import Foundation
 import HTTPMessages
 import Telemetry
 import Testing
+import Vendors
 import VerifyCore
 import VerifyTesting
 
@@ -68,11 +69,14 @@ import VerifyTesting
         var dependencies = APIDependencies(
             service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
             logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {})
-        dependencies.receipts = DeliveryReceipts(outbox: t.store, clock: t.clock)
-        var auth = CallbackAuthenticators(publicURL: "http://issuer.test", twilio: { _, _, _ in false }, vonage: { _ in false })
-        auth.meta = MetaCallbacks(challenge: { _, _, _ in nil }, verify: { _, _ in false }, statuses: { _ in [] })
-        auth.vonageChannels = VonageChannelCallbacks(authenticate: { _, _, _ in false }, whatsAppStatus: { _ in nil }, callStatus: { _ in nil })
-        dependencies.callbackAuth = auth
+        // Every vendor's callback routes, with checks that refuse everything.
+        let receipts = DeliveryReceipts(outbox: t.store, clock: t.clock)
+        let twilio = TwilioCallbacks(publicURL: "http://issuer.test") { _, _, _ in false }
+        let meta = MetaCallbacks(challenge: { _, _, _ in nil }, verify: { _, _ in false }, statuses: { _ in [] })
+        let vonage = VonageCallbacks(
+            receipts: { _ in false },
+            channels: VonageChannelCallbacks(authenticate: { _, _, _ in false }, whatsAppStatus: { _ in nil }, callStatus: { _ in nil }))
+        dependencies.features.append(APIFeature(routes: [twilio.routes(receipts), meta.routes(receipts), vonage.routes(receipts)]))
         return APIResponder(dependencies)
     }
 

@@ -35,9 +35,6 @@ public struct APIDependencies: Sendable {
     /// MFA; its routes answer 503 until a session verifier is configured.
     public var mfa: MFAService?
     public var sessions: (any SessionVerifier)?
-    /// Delivery receipts from vendors; callback routes exist only when set.
-    public var receipts: DeliveryReceipts?
-    public var callbackAuth = CallbackAuthenticators(publicURL: "")
     /// RFC 7662 introspection of credentials (admin API key); no route when nil.
     public var introspection: CredentialIntrospector?
     /// App Attest nonces and key attestation (`/v1/app-attest/…`); no routes when nil (the

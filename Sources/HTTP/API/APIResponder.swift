@@ -50,7 +50,6 @@ public struct APIResponder: HTTPResponder {
         if let limitsAdmin = d.limitsAdmin { groups.append(LimitsRoutes(admin: limitsAdmin, keys: d.apiKeys)) }
         if let admin = d.verificationAdmin { groups.append(VerificationAdminRoutes(admin: admin, keys: d.apiKeys)) }
         if let mfa = d.mfa { groups.append(MFARoutes(mfa: mfa, sessions: d.sessions ?? UnconfiguredSessions(), clock: d.clock)) }
-        if let receipts = d.receipts { groups.append(DeliveryCallbackRoutes(receipts: receipts, auth: d.callbackAuth)) }
         groups.append(OpenAPIRoutes())
         if let metrics = d.metrics { groups.append(MetricsRoutes(metrics: metrics, keys: d.apiKeys, needsKey: d.observabilityNeedsKey)) }
         return groups

@@ -3,7 +3,7 @@ import VerifyCore
 
 /// The registered and session claims of a token payload, type-checked and validated against
 /// time, issuer and audience (RFC 7519 §4.1, RFC 8176 `amr`, OIDC `auth_time`/`acr`/`sid`).
-struct JWTClaims: Sendable, Equatable {
+public struct JWTClaims: Sendable, Equatable {
     static let maxSubjectBytes = 256
     static let maxSessionIDBytes = 256
     static let maxMethods = 32
@@ -102,7 +102,7 @@ struct JWTClaims: Sendable, Equatable {
     }
 
     /// A NumericDate (RFC 7519 §2): a JSON number, integer or not, in a sane range.
-    static func numericDate(_ value: JSONValue) -> TimeInterval? {
+    public static func numericDate(_ value: JSONValue) -> TimeInterval? {
         let seconds: Double
         switch value {
         case .int(let int): seconds = Double(int)

@@ -3,7 +3,7 @@ import Foundation
 import VerifyCore
 
 /// The JWS algorithms a session token may use. Anything else (`none`, `HS384`, `PS256`, …) is refused.
-enum JWTAlgorithm: String, Sendable, CaseIterable {
+public enum JWTAlgorithm: String, Sendable, CaseIterable {
     case edDSA = "EdDSA"
     case es256 = "ES256"
     case rs256 = "RS256"
@@ -24,22 +24,22 @@ enum JWTAlgorithm: String, Sendable, CaseIterable {
 ///
 /// Nothing here is trusted: the signature is not verified yet. Every failure is
 /// `VerifyError(.unauthenticated)` with a short reason that never quotes the token.
-struct JWTParts: Sendable {
+public struct JWTParts: Sendable {
     /// Largest token accepted, in bytes (session tokens are a few hundred bytes to ~2 KiB).
     static let maxTokenBytes = 16 * 1024
     /// Longest `kid` accepted.
     static let maxKeyIDBytes = 256
 
-    let algorithm: JWTAlgorithm
+    public let algorithm: JWTAlgorithm
     /// The header's `kid`, if any.
     let keyID: String?
     /// The payload, a JSON object.
-    let claims: JSONValue
+    public let claims: JSONValue
     /// ASCII bytes of `header.payload`, what the signature covers.
-    let signingInput: [UInt8]
-    let signature: [UInt8]
+    public let signingInput: [UInt8]
+    public let signature: [UInt8]
 
-    init(compact token: String) throws {
+    public init(compact token: String) throws {
         let bytes = token.utf8
         guard !bytes.isEmpty else { throw JWTFailure.reject("empty token") }
         guard bytes.count <= Self.maxTokenBytes else { throw JWTFailure.reject("token too large") }

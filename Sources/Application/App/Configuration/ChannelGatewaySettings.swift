@@ -1,4 +1,5 @@
 import Gateways
+import Vendors
 
 /// The WhatsApp and voice gateway chains and their vendors' settings (`Settings+Channels.swift`,
 /// read by `Configuration.readChannels`). A vendor's settings are set only when its gateway is
@@ -20,32 +21,6 @@ public struct ChannelGatewaySettings: Sendable {
     public var vonageCallbackToken: String?
 
     public init() {}
-
-    public struct MetaSettings: Sendable {
-        public var baseURL, apiVersion, phoneNumberID, accessToken, template: String
-        public var language: WhatsAppLanguage
-        public var appSecret, verifyToken: String?
-    }
-
-    public struct TwilioWhatsAppSettings: Sendable {
-        public var baseURL, accountSID, authToken, from, contentSID: String
-        public var contentSIDs: [String: String]
-    }
-
-    public struct VonageWhatsAppSettings: Sendable {
-        public var baseURL, apiKey, apiSecret, from, template: String
-        public var language: WhatsAppLanguage
-    }
-
-    public struct TwilioVoiceSettings: Sendable {
-        public var baseURL, accountSID, authToken, from: String
-        public var voices: [String: String]
-    }
-
-    public struct VonageVoiceSettings: Sendable {
-        public var baseURL, from: String
-        public var token: VonageApplicationToken
-    }
 
     /// Whether the WhatsApp or voice chain uses `gateway` of a vendor ("twilio", "vonage", "webhook").
     func uses(_ gateway: String) -> Bool { whatsApp.contains(gateway) || voice.contains(gateway) }

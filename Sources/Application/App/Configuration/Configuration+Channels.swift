@@ -1,6 +1,7 @@
 import Foundation
 import Gateways
 import LibCrypto
+import Vendors
 import VerifyCore
 
 extension Configuration {
@@ -94,7 +95,7 @@ extension Configuration {
         return []
     }
 
-    private func readMeta(_ reader: inout SettingReader) -> ChannelGatewaySettings.MetaSettings {
+    private func readMeta(_ reader: inout SettingReader) -> MetaSettings {
         let user = "the meta WhatsApp gateway"
         return .init(
             baseURL: reader.value(Settings.metaBaseURL),
@@ -115,7 +116,7 @@ extension Configuration {
         return (reader.value(Settings.twilioBaseURL), sid, token)
     }
 
-    private func readVonageVoice(_ reader: inout SettingReader) -> ChannelGatewaySettings.VonageVoiceSettings? {
+    private func readVonageVoice(_ reader: inout SettingReader) -> VonageVoiceSettings? {
         let user = "the vonage voice gateway"
         let id = reader.required(Settings.vonageApplicationID, for: user)
         let from = reader.required(Settings.vonageVoiceFrom, for: user)

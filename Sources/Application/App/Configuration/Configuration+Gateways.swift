@@ -1,4 +1,5 @@
 import Gateways
+import Vendors
 
 extension Configuration {
     /// The SMS gateway chain, each vendor's settings (required only when its gateway is in the

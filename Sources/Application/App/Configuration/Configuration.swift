@@ -3,6 +3,7 @@ import Foundation
 import Gateways
 import Telemetry
 import TwilioCompatAPI
+import Vendors
 import VerifyCore
 
 /// A configuration problem, reported at start-up with the variable's name.
@@ -105,8 +106,6 @@ public struct Configuration: Sendable {
         public var isConfigured: Bool { jwksURL != nil || jwksFile != nil || hs256Secret != nil }
     }
 
-    public struct TwilioSettings: Sendable { public var baseURL, accountSID, authToken, from: String }
-    public struct VonageSettings: Sendable { public var baseURL, apiKey, apiSecret, from: String; public var callbackToken: String? }
     public struct WebhookSettings: Sendable { public var url, secret: String }
     /// Unknown PHONE_VERIFY_* variables (likely typos), warned about at start-up.
     public var unknownVariables: [String] = []

@@ -41,13 +41,14 @@ enum APIWiring {
         dependencies.lockoutAdmin = (store as? any LimitLogAdminStore).map { LockoutAdmin(store: $0, clock: clock, limits: c.limits) }
         dependencies.limitsAdmin = (store as? any LimitLogAdminStore).map { LimitsAdmin(store: $0) }
         if !c.corsOrigins.isEmpty { dependencies.cors = CORSPolicy(origins: Set(c.corsOrigins)) }
-        dependencies.receipts = DeliveryReceipts(outbox: store, clock: clock, eventRecorder: delivery.eventRecorder, sink: delivery.metrics)
         dependencies.metrics = delivery.metrics.registry
         dependencies.mfa = MFAService(
             verifications: service, store: store, clock: clock, random: random, issuer: credentials, policy: c.mfa)
         dependencies.sessions = try SessionWiring.verifier(c, issuer: issuer, keys: keyRing, clock: clock, logger: logger)
         dependencies.introspection = SessionWiring.introspector(c, issuer: issuer, keys: keyRing, store: store, clock: clock, random: random)
-        dependencies.callbackAuth = GatewayFactory.callbackAuth(c, publicURL: listener.publicURL, clock: clock)
+        let receipts = DeliveryReceipts(outbox: store, clock: clock, eventRecorder: delivery.eventRecorder, sink: delivery.metrics)
+        dependencies.features.append(
+            APIFeature(routes: GatewayFactory.callbackRoutes(c, receipts: receipts, publicURL: listener.publicURL, clock: clock)))
         if let compat = twilioCompat(c, store: opened, service: service, baseURL: listener.publicURL, logger: logger) {
             dependencies.features.append(compat)
         }

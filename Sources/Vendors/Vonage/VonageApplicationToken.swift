@@ -1,3 +1,4 @@
+import Gateways
 import Foundation
 import Encoding
 import LibCrypto

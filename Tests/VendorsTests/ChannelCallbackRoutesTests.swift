@@ -4,6 +4,7 @@ import HTTPMessages
 import Synchronization
 import Telemetry
 import Testing
+import Vendors
 import VerifyCore
 import VerifyTesting
 
@@ -40,22 +41,21 @@ import VerifyTesting
         var d = APIDependencies(
             service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
             logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {})
-        d.receipts = DeliveryReceipts(outbox: log, clock: t.clock)
-        var auth = CallbackAuthenticators(publicURL: "http://issuer.test", twilio: { _, _, signature in signature == "good" })
-        auth.twilioChannels = TwilioChannelStatuses(
-            whatsApp: { status, code in code == "63003" ? .undelivered : DeliveryReceipts.twilioStatus(status) },
-            call: { $0 == "completed" ? .delivered : $0 == "busy" ? .undelivered : nil })
-        auth.meta = MetaCallbacks(
+        let receipts = DeliveryReceipts(outbox: log, clock: t.clock)
+        var twilio = TwilioCallbacks(publicURL: "http://issuer.test") { _, _, signature in signature == "good" }
+        twilio.whatsApp = { status, code in code == "63003" ? .undelivered : TwilioGateway.deliveryStatus(status) }
+        twilio.call = { $0 == "completed" ? .delivered : $0 == "busy" ? .undelivered : nil }
+        let meta = MetaCallbacks(
             challenge: { mode, token, challenge in mode == "subscribe" && token == "verify-me" ? challenge : nil },
             verify: { body, header in header == "sha256=" + String(body.count) },
             statuses: { body in
                 String(decoding: body, as: UTF8.self) == "bad" ? [] : [CallbackReceipt(messageID: "wamid.1", status: .delivered, error: nil)]
             })
-        auth.vonageChannels = VonageChannelCallbacks(
+        let vonage = VonageCallbacks(channels: VonageChannelCallbacks(
             authenticate: { authorization, token, _ in authorization == "Bearer good" || token == "url-token" },
             whatsAppStatus: { $0 == "undeliverable" ? .undelivered : $0 == "delivered" ? .delivered : nil },
-            callStatus: { $0 == "answered" ? .delivered : $0 == "unanswered" ? .undelivered : nil })
-        d.callbackAuth = auth
+            callStatus: { $0 == "answered" ? .delivered : $0 == "unanswered" ? .undelivered : nil }))
+        d.features.append(APIFeature(routes: [twilio.routes(receipts), meta.routes(receipts), vonage.routes(receipts)]))
         api = APIResponder(d)
     }
 
@@ -131,12 +131,14 @@ import VerifyTesting
     }
 
     @Test func routesExistOnlyWhenTheirVendorIsConfigured() {
-        let t = TestService()
-        var d = APIDependencies(
-            service: t.service, keys: FakeSigner(), issuer: "http://issuer.test", clock: t.clock, random: t.random,
-            logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug), readiness: {})
-        d.receipts = DeliveryReceipts(outbox: log, clock: t.clock)
-        let templates = Set(APIResponder(d).router.table.map(\.template))
-        #expect(templates.isDisjoint(with: ["/v1/webhooks/meta/whatsapp", "/v1/webhooks/vonage/whatsapp", "/v1/webhooks/vonage/voice"]))
+        let receipts = DeliveryReceipts(outbox: log, clock: TestService().clock)
+        let unconfigured: [any Vendor] = [
+            TwilioVendor(sms: nil, whatsApp: nil, voice: nil),
+            VonageVendor(sms: nil, whatsApp: nil, voice: nil, signatureSecret: "s", callbackToken: "t"),
+            MetaVendor(whatsApp: nil),
+        ]
+        for vendor in unconfigured {
+            #expect(vendor.callbackRoutes(receipts, publicURL: "http://issuer.test", clock: TestService().clock).isEmpty, "\(vendor.name)")
+        }
     }
 }

@@ -3,6 +3,7 @@ import Gateways
 import HTTPMessages
 import LibCrypto
 import Testing
+import Vendors
 import VerifyCore
 import VerifyTesting
 

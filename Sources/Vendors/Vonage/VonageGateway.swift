@@ -1,3 +1,4 @@
+import Gateways
 import Foundation
 import CurlClient
 import VerifyCore
@@ -63,5 +64,16 @@ public struct VonageGateway: MessageGateway {
         let detail = "vonage status \(status): \(first["error-text"]?.stringValue ?? "")"
         if Self.destinationStatuses.contains(status) { return .permanent(reason: detail) }
         return .retryable(reason: detail, retryAfter: Self.transientStatuses.contains(status) ? 1 : nil)
+    }
+
+    /// A delivery receipt's `status` → delivery status (nil for statuses that say nothing new).
+    public static func deliveryStatus(_ value: String) -> DeliveryStatus? {
+        switch value {
+        case "delivered": return .delivered
+        case "expired": return .undelivered
+        case "failed", "rejected": return .failed
+        case "accepted", "buffered": return .sent
+        default: return nil
+        }
     }
 }

@@ -3,6 +3,7 @@ import Gateways
 import CurlClient
 import HTTPMessages
 import Testing
+import Vendors
 import VerifyCore
 
 @Suite struct TwilioWhatsAppGatewayTests {

@@ -1,3 +1,4 @@
+import Gateways
 import Foundation
 import CurlClient
 import VerifyCore
@@ -56,5 +57,16 @@ public struct TwilioGateway: MessageGateway {
         return api.post(
             baseURL: c.baseURL, accountSID: c.accountSID, authToken: c.authToken, resource: "Messages.json", fields: fields, sidOf: "message"
         ) { body, response in body?["message"]?.stringValue ?? response.text.prefix(4000).description }
+    }
+
+    /// A status callback's `MessageStatus` → delivery status (nil for statuses that say nothing new).
+    public static func deliveryStatus(_ messageStatus: String) -> DeliveryStatus? {
+        switch messageStatus {
+        case "delivered", "read": return .delivered
+        case "undelivered": return .undelivered
+        case "failed": return .failed
+        case "accepted", "queued", "sending", "sent", "scheduled": return .sent
+        default: return nil
+        }
     }
 }

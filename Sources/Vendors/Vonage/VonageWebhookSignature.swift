@@ -1,4 +1,6 @@
+import Gateways
 import Foundation
+import Adapters
 import LibCrypto
 import VerifyCore
 

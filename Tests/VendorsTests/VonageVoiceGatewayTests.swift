@@ -4,6 +4,7 @@ import Gateways
 import HTTPMessages
 import LibCrypto
 import Testing
+import Vendors
 import VerifyCore
 import VerifyTesting
 

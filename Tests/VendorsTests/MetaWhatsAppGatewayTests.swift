@@ -4,6 +4,7 @@ import Gateways
 import CurlClient
 import HTTPMessages
 import Testing
+import Vendors
 import VerifyCore
 
 /// A WhatsApp message whose SMS body must never reach a vendor: only the code and language do.

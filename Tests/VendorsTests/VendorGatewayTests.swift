@@ -4,6 +4,7 @@ import Gateways
 import CurlClient
 import HTTPMessages
 import Testing
+import Vendors
 import VerifyCore
 import VerifyTesting
 

@@ -1,3 +1,4 @@
+import Gateways
 import CurlClient
 import VerifyCore
 

@@ -1,3 +1,4 @@
+import Gateways
 import Foundation
 import CurlClient
 import VerifyCore
@@ -90,6 +91,6 @@ public struct TwilioWhatsAppGateway: MessageGateway {
         if status == "failed" || status == "undelivered", let code = errorCode.flatMap({ Int64($0) }), unroutableErrors.contains(code) {
             return .undelivered
         }
-        return DeliveryReceipts.twilioStatus(status)
+        return TwilioGateway.deliveryStatus(status)
     }
 }
