@@ -47,7 +47,7 @@ public struct WebhookGateway: MessageGateway {
         ]
         let body = payload.encoded()
         let timestamp = String(Int64(clock.now().timeIntervalSince1970))
-        let signature = Self.signature(key: configuration.key, id: message.messageID, timestamp: timestamp, body: body)
+        let signature = WebhookSecret.signature(key: configuration.key, id: message.messageID, timestamp: timestamp, body: body)
         let request = HTTPClientRequest.json(url: configuration.url, body: body, headers: [
             (name: "webhook-id", value: message.messageID), (name: "webhook-timestamp", value: timestamp),
             (name: "webhook-signature", value: signature),
@@ -71,11 +71,5 @@ public struct WebhookGateway: MessageGateway {
             return .retryable(reason: detail, retryAfter: nil)
         }
         return .permanent(reason: detail)
-    }
-
-    /// `v1,` + base64(HMAC-SHA256(key, "{id}.{timestamp}.{body}")).
-    public static func signature(key: [UInt8], id: String, timestamp: String, body: [UInt8]) -> String {
-        let signed = Array("\(id).\(timestamp).".utf8) + body
-        return "v1," + Base64.encode(HMAC.sha256(key: key, data: signed))
     }
 }
