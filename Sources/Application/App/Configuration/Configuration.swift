@@ -106,7 +106,6 @@ public struct Configuration: Sendable {
         public var isConfigured: Bool { jwksURL != nil || jwksFile != nil || hs256Secret != nil }
     }
 
-    public struct WebhookSettings: Sendable { public var url, secret: String }
     /// Unknown PHONE_VERIFY_* variables (likely typos), warned about at start-up.
     public var unknownVariables: [String] = []
     /// Every setting with secrets masked, as `config check` prints them (the console shows it).

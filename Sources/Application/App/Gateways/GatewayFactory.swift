@@ -24,7 +24,6 @@ enum GatewayFactory {
         let chain = { (channel: Channel, names: [String]) in
             let members = names.compactMap { name -> (any MessageGateway)? in
                 if name == "console" { return ConsoleSink(output: consoleOutput) }
-                if name == "webhook" { return webhook(c, http: http, clock: clock) }
                 return vendors.first { $0.name == name }?.gateway(for: channel, context)
             }
             return FailoverGateway(members, clock: clock, logger: logger, threshold: c.circuitFailures, cooldown: Double(c.circuitCooldown), events: events)
@@ -38,10 +37,5 @@ enum GatewayFactory {
     /// The vendors' status-callback routes for the configured gateways of every channel.
     static func callbackRoutes(_ c: Configuration, receipts: DeliveryReceipts, publicURL: String, clock: any Clock) -> [any RouteGroup] {
         VendorRegistry.vendors(c).flatMap { $0.callbackRoutes(receipts, publicURL: publicURL, clock: clock) }
-    }
-
-    private static func webhook(_ c: Configuration, http: GatewayHTTP, clock: any Clock) -> (any MessageGateway)? {
-        guard let w = c.webhook else { return nil }
-        return WebhookGateway(configuration: WebhookConfiguration(url: w.url, secret: w.secret), http: http, clock: clock)
     }
 }

@@ -11,6 +11,7 @@ enum VendorRegistry {
             TwilioVendor(sms: c.twilio, whatsApp: g.twilioWhatsApp, voice: g.twilioVoice),
             VonageVendor(sms: c.vonage, whatsApp: g.vonageWhatsApp, voice: g.vonageVoice, signatureSecret: g.vonageSignatureSecret, callbackToken: g.vonageCallbackToken),
             MetaVendor(whatsApp: g.meta),
+            WebhookVendor(settings: c.webhook),
         ]
     }
 }

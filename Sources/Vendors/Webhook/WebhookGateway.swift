@@ -1,3 +1,4 @@
+import Gateways
 import Encoding
 import LibCrypto
 import Foundation
