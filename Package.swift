@@ -11,7 +11,7 @@ import PackageDescription
 //   Sources/Domain         VerifyCore: the domain, no HTTP, SQL or C
 //   Sources/Wrappers       one Swift module per C library, no pointers in its public API
 //   Sources/C              system-library targets (Debian packages, see scripts/install-deps) and the C++ shim
-//   Sources/Support        pure Swift beside the layers: Encoding, HTTPMessages, Telemetry, CBOR
+//   Sources/Support        pure Swift beside the layers: Encoding, HTTPMessages, Telemetry, CBOR, SettingsTable
 //   Sources/Testing        test support (fakes, thread helpers): test targets only
 //   Sources/Client         the Swift client library for apps (PhoneVerifyClient) and its example
 //                          (phone-sign-in): Foundation only, nothing of the server
@@ -42,6 +42,8 @@ let package = Package(
         .target(name: "HTTPMessages", path: "Sources/Support/HTTPMessages"),
         .target(name: "Telemetry", path: "Sources/Support/Telemetry"),
         .target(name: "CBOR", path: "Sources/Support/CBOR"),
+        // The settings table's types: what a setting is, its value types, masking, production rules
+        .target(name: "SettingsTable", path: "Sources/Support/SettingsTable"),
 
         // One Swift wrapper per C library
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPMessages"], path: "Sources/Wrappers/HTTPServer"),
@@ -88,7 +90,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
-                "VerifyCore", "Encoding", "Stores", "Gateways", "Vendors", "Adapters", "Challenges", "API", "TwilioCompatAPI", "DevInbox", "Console", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
+                "VerifyCore", "Encoding", "SettingsTable", "Stores", "Gateways", "Vendors", "Adapters", "Challenges", "API", "TwilioCompatAPI", "DevInbox", "Console", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
                 "CurlClient", "SQLite", "PostgresStore",
             ],
             path: "Sources/Application/App"),
@@ -135,7 +137,7 @@ let package = Package(
             dependencies: [
                 "Challenges", "VerifyCore", "VerifyTesting", "LibCrypto", "HTTPServer", "HTTPMessages", "CurlClient", "Encoding", "CBOR",
             ]),
-        .testTarget(name: "LiveTests", dependencies: ["App", "API", "Gateways", "Vendors", "HTTPServer", "Telemetry", "VerifyCore", "HTTPMessages", "LibCrypto"]),
+        .testTarget(name: "LiveTests", dependencies: ["App", "API", "Gateways", "Vendors", "SettingsTable", "HTTPServer", "Telemetry", "VerifyCore", "HTTPMessages", "LibCrypto"]),
         // The client's unit tests (canned responses), live tests against the built phone-verify
         // binary, and its agreement with docs/openapi.json; LibCrypto only mints test tokens.
         .testTarget(name: "PhoneVerifyClientTests", dependencies: ["PhoneVerifyClient", "LibCrypto"]),

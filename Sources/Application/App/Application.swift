@@ -1,6 +1,7 @@
 import Adapters
 import Foundation
 import Gateways
+import SettingsTable
 import Telemetry
 import VerifyCore
 

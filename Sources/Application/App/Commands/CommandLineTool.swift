@@ -1,5 +1,6 @@
 import Adapters
 import Foundation
+import SettingsTable
 import Stores
 import Telemetry
 import VerifyCore

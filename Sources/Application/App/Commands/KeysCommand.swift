@@ -1,6 +1,7 @@
 import Adapters
 import LibCrypto
 import Foundation
+import SettingsTable
 import Stores
 import VerifyCore
 

@@ -1,4 +1,5 @@
 import Gateways
+import SettingsTable
 import Vendors
 
 /// The WhatsApp and voice gateway chains and their vendors' settings (`Settings+Channels.swift`,

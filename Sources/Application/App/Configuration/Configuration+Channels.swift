@@ -1,6 +1,7 @@
 import Foundation
 import Gateways
 import LibCrypto
+import SettingsTable
 import Vendors
 import VerifyCore
 

@@ -1,6 +1,7 @@
 import API
 import Foundation
 import Gateways
+import SettingsTable
 import Telemetry
 import TwilioCompatAPI
 import Vendors
@@ -132,7 +133,7 @@ public struct Configuration: Sendable {
     /// Each section reads its own settings (`Configuration+Server.swift`, …) in the order
     /// problems have always been reported; then production's rules, from the settings table.
     init(values: [String: String]) throws {
-        var reader = SettingReader(values: values)
+        var reader = SettingReader(values: values, listed: { Settings.named($0) != nil })
         readServer(&reader)
         readCredentials(&reader)
         readCodes(&reader)
@@ -147,7 +148,7 @@ public struct Configuration: Sendable {
         readChallenges(&reader)
         readAPIKeys(&reader)
         readTwilioCompat(&reader)
-        if mode == .production { reader.checkProduction(self) }
+        if mode == .production { reader.checkProduction(self, table: Settings.all) }
         unknownVariables = values.keys.filter { Settings.named($0) == nil }.sorted()
         maskedSettings = ConfigCheckCommand.masked(values)
         if !reader.problems.isEmpty { throw ConfigurationError(problems: reader.problems) }
@@ -156,9 +157,7 @@ public struct Configuration: Sendable {
     /// "https://x.example/" → "https://x.example" (OIDC Discovery §4 does the same before
     /// appending a path to an issuer).
     static func withoutTrailingSlashes(_ url: String) -> String {
-        var url = url
-        while url.hasSuffix("/") { url.removeLast() }
-        return url
+        SettingType<String>.withoutTrailingSlashes(url)
     }
 
     /// "2027-01-31T00:00:00Z" or with an offset / fractional seconds.

@@ -53,4 +53,5 @@ enum KeyMaterial {
     }
 }
 
+import SettingsTable
 import VerifyCore

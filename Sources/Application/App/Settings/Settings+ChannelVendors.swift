@@ -1,3 +1,5 @@
+import SettingsTable
+
 /// The channels section, continued: Twilio's and Vonage's WhatsApp and voice settings (their
 /// account credentials are the SMS gateways', `Settings+Gateways.swift`).
 extension Settings {

@@ -1,3 +1,4 @@
+import SettingsTable
 import VerifyCore
 
 /// The channels section of the settings table: which channels clients may ask for, what `auto`

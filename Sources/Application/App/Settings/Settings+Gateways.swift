@@ -1,4 +1,5 @@
 import Gateways
+import SettingsTable
 
 /// The gateways section of the settings table (read by `Configuration.readGateways`).
 extension Settings {

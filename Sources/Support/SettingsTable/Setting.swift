@@ -9,16 +9,16 @@ public struct Setting<Value: Sendable>: SettingEntry {
     public let help: String
     public let mask: SettingMask
     public let production: ProductionRule
-    let type: SettingType<Value>
+    public let type: SettingType<Value>
     /// The value in force when the setting is unset or invalid, for entries declared with one
     /// (`defaultsTo:`); nil when the default is a description ("(none)", "the issuer").
-    let typedDefault: Value?
+    public let typedDefault: Value?
 
     public var typeSummary: String { type.summary }
 
     /// `secret: true` hides the whole value; otherwise `mask` says what `config check` hides.
     /// `defaultValue` is how `--help` and the docs describe the default ("(none)", "the issuer").
-    init(
+    public init(
         _ name: String, _ section: SettingSection, _ type: SettingType<Value>, default defaultValue: String, _ help: String,
         secret: Bool = false, mask: SettingMask = .urlCredentials, production: ProductionRule = .none
     ) {
@@ -27,7 +27,7 @@ public struct Setting<Value: Sendable>: SettingEntry {
 
     /// An entry whose default is a value: readers take it from here (``SettingReader/value(_:)``),
     /// never from a literal of their own; `shown` is how `--help` and the docs write it.
-    init(
+    public init(
         _ name: String, _ section: SettingSection, _ type: SettingType<Value>, defaultsTo value: Value, shown: String,
         _ help: String, secret: Bool = false, mask: SettingMask = .urlCredentials, production: ProductionRule = .none
     ) {
@@ -50,7 +50,7 @@ public struct Setting<Value: Sendable>: SettingEntry {
 
     /// The typed default. Read only for entries declared with `defaultsTo:`; asking another
     /// entry is a programming error that every configuration test reaches.
-    var standard: Value {
+    public var standard: Value {
         guard let typedDefault else { preconditionFailure("\(name) has no typed default in the settings table") }
         return typedDefault
     }
@@ -58,7 +58,7 @@ public struct Setting<Value: Sendable>: SettingEntry {
 
 extension Setting where Value: SettingDefaultText {
     /// An entry whose default is a value written as `--help` shows it (6, console, https://…).
-    init(
+    public init(
         _ name: String, _ section: SettingSection, _ type: SettingType<Value>, defaultsTo value: Value, _ help: String,
         secret: Bool = false, mask: SettingMask = .urlCredentials, production: ProductionRule = .none
     ) {
@@ -67,18 +67,18 @@ extension Setting where Value: SettingDefaultText {
 }
 
 /// How a typed default is written in `--help` and docs/CONFIGURATION.md.
-protocol SettingDefaultText {
+public protocol SettingDefaultText {
     var settingText: String { get }
 }
 
 extension Int: SettingDefaultText {
-    var settingText: String { String(self) }
+    public var settingText: String { String(self) }
 }
 
 extension String: SettingDefaultText {
-    var settingText: String { self }
+    public var settingText: String { self }
 }
 
 extension Array: SettingDefaultText where Element == String {
-    var settingText: String { joined(separator: ",") }
+    public var settingText: String { joined(separator: ",") }
 }

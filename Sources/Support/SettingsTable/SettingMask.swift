@@ -10,7 +10,7 @@ public enum SettingMask: Sendable, Equatable {
     /// Shown as given, except the user-info and query of any URL in it.
     case urlCredentials
 
-    static let redacted = "(redacted)"
+    public static let redacted = "(redacted)"
 
     /// `value` as `config check` prints it.
     public func display(_ value: String) -> String {
@@ -32,7 +32,7 @@ public enum SettingMask: Sendable, Equatable {
 
     /// Replaces the user-info of every `scheme://user-info@host` in `text` (a list may hold
     /// several URLs) with "(redacted)": user names can be tokens too.
-    static func withoutURLCredentials(_ text: String) -> String {
+    public static func withoutURLCredentials(_ text: String) -> String {
         var result = ""
         var rest = Substring(text)
         while let separator = rest.range(of: "://") {
@@ -49,7 +49,7 @@ public enum SettingMask: Sendable, Equatable {
 
     /// Replaces every query string (`?…` up to a space, comma or fragment) with "(redacted)":
     /// webhook and callback URLs often carry their token there.
-    static func withoutQueries(_ text: String) -> String {
+    public static func withoutQueries(_ text: String) -> String {
         var result = ""
         var inQuery = false
         for character in text {
