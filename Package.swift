@@ -83,7 +83,7 @@ let package = Package(
         // Vendors: one folder per messaging vendor, plugged in through App's VendorRegistry
         .target(
             name: "Vendors",
-            dependencies: ["API", "Gateways", "Adapters", "VerifyCore", "Encoding", "HTTPMessages", "CurlClient", "LibCrypto"],
+            dependencies: ["API", "Gateways", "Adapters", "VerifyCore", "Encoding", "HTTPMessages", "CurlClient", "LibCrypto", "SettingsTable"],
             path: "Sources/Vendors"),
 
         // Application

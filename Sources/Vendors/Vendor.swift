@@ -2,6 +2,7 @@ import API
 import Foundation
 import HTTPMessages
 import Gateways
+import SettingsTable
 import VerifyCore
 
 /// A messaging vendor: everything PhoneVerify knows of it lives in its folder
@@ -12,12 +13,23 @@ import VerifyCore
 public protocol Vendor: Sendable {
     /// Its name in the gateway lists (`PHONE_VERIFY_GATEWAYS`, `…_WHATSAPP_GATEWAYS`,
     /// `…_VOICE_GATEWAYS`).
-    var name: String { get }
+    static var name: String { get }
+    /// The channels whose gateway lists may name it.
+    static var channels: [Channel] { get }
+    /// Its entries in the settings table, in table order; each names its section.
+    static var settings: [any SettingEntry] { get }
+    /// Itself, from its settings: each part only when `lists` names it for that channel (its
+    /// settings are then required, problems recorded in `reader`).
+    static func read(_ reader: inout SettingReader, lists: GatewayLists) -> Self
     /// Its gateway for `channel`; nil when it offers none for that channel or is not configured.
     func gateway(for channel: Channel, _ context: VendorContext) -> (any MessageGateway)?
     /// Its status callbacks under `publicURL`, each route authenticated, feeding `receipts`;
     /// none when nothing configured reports.
     func callbackRoutes(_ receipts: DeliveryReceipts, publicURL: String, clock: any Clock) -> [any RouteGroup]
+}
+
+extension Vendor {
+    public var name: String { Self.name }
 }
 
 /// What the application lends every vendor: the one HTTP client with its timeouts, the public

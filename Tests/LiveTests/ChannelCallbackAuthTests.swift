@@ -28,12 +28,10 @@ import VerifyCore
             "PHONE_VERIFY_TWILIO_ACCOUNT_SID": "AC1", "PHONE_VERIFY_TWILIO_AUTH_TOKEN": "twilio-token",
             "PHONE_VERIFY_TWILIO_VOICE_FROM": "+15005550006",
         ].merging(extra) { $1 })
-        let vendors = VendorRegistry.vendors(c)
-        func vendor<V: Vendor>(_: V.Type) -> V? { vendors.lazy.compactMap { $0 as? V }.first }
         return Auth(
-            twilio: vendor(TwilioVendor.self)?.callbacks(publicURL: "https://verify.example.com"),
-            meta: vendor(MetaVendor.self)?.callbacks(),
-            vonageChannels: vendor(VonageVendor.self)?.callbacks(clock: FixedClock(at: Self.now)).channels)
+            twilio: c.vendor(TwilioVendor.self)?.callbacks(publicURL: "https://verify.example.com"),
+            meta: c.vendor(MetaVendor.self)?.callbacks(),
+            vonageChannels: c.vendor(VonageVendor.self)?.callbacks(clock: FixedClock(at: Self.now)).channels)
     }
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }

@@ -121,3 +121,22 @@ extension SettingType where Value: RawRepresentable & Sendable, Value.RawValue =
         }
     }
 }
+
+extension SettingType where Value == [String: String] {
+    /// `key=value,key=value` (keys as given, values trimmed); every malformed item is reported.
+    public static var pairs: Self {
+        Self("key=value list") { text in
+            var map: [String: String] = [:]
+            var problems: [String] = []
+            for item in SettingType<[String]>.items(text) {
+                let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                    problems.append("must be key=value pairs separated by commas (\"\(item)\" is not)")
+                    continue
+                }
+                map[parts[0]] = parts[1]
+            }
+            return (map, problems)
+        }
+    }
+}

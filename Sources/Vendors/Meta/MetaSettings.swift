@@ -1,7 +1,7 @@
 import Gateways
 
 /// Meta's WhatsApp Cloud API sender, template and webhook secrets (`PHONE_VERIFY_META_WA_*`,
-/// read by the application's configuration from the settings table).
+/// read by its vendor's `read` from its entries).
 public struct MetaSettings: Sendable {
     public var baseURL, apiVersion, phoneNumberID, accessToken, template: String
     public var language: WhatsAppLanguage

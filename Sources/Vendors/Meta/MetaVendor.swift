@@ -5,8 +5,7 @@ import VerifyCore
 /// Meta's WhatsApp Cloud API (`meta` in `PHONE_VERIFY_WHATSAPP_GATEWAYS`): WhatsApp only; its
 /// webhook needs the verify token (handshake) and the app secret (signed statuses).
 public struct MetaVendor: Vendor {
-    public let name = "meta"
-    let whatsApp: MetaSettings?
+    public let whatsApp: MetaSettings?
 
     public init(whatsApp: MetaSettings?) {
         self.whatsApp = whatsApp

@@ -1,5 +1,5 @@
-/// The Twilio SMS account and sender (`PHONE_VERIFY_TWILIO_*`, read by the application's
-/// configuration from the settings table).
+/// The Twilio SMS account and sender (`PHONE_VERIFY_TWILIO_*`, read by
+/// `TwilioVendor.read` from its settings-table entries).
 public struct TwilioSettings: Sendable {
     public var baseURL, accountSID, authToken, from: String
 

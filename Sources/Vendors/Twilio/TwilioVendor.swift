@@ -6,10 +6,9 @@ import VerifyCore
 /// Twilio: SMS (`twilio` in `PHONE_VERIFY_GATEWAYS`), WhatsApp and calls, all reporting to one
 /// signed status route. Each part is set only when its gateway is in a chain.
 public struct TwilioVendor: Vendor {
-    public let name = "twilio"
-    let sms: TwilioSettings?
-    let whatsApp: TwilioWhatsAppSettings?
-    let voice: TwilioVoiceSettings?
+    public let sms: TwilioSettings?
+    public let whatsApp: TwilioWhatsAppSettings?
+    public let voice: TwilioVoiceSettings?
 
     public init(sms: TwilioSettings?, whatsApp: TwilioWhatsAppSettings?, voice: TwilioVoiceSettings?) {
         self.sms = sms

@@ -1,7 +1,7 @@
 import Gateways
 
-/// The Vonage SMS account, sender and receipt token (`PHONE_VERIFY_VONAGE_*`, read by the
-/// application's configuration from the settings table).
+/// The Vonage SMS account, sender and receipt token (`PHONE_VERIFY_VONAGE_*`, read by
+/// `VonageVendor.read` from its settings-table entries).
 public struct VonageSettings: Sendable {
     public var baseURL, apiKey, apiSecret, from: String
     public var callbackToken: String?

@@ -8,14 +8,13 @@ import VerifyCore
 /// and calls (Voice API), whose webhooks carry a JWT signed with the signature secret or the
 /// callback token. Each part is set only when its gateway is in a chain.
 public struct VonageVendor: Vendor {
-    public let name = "vonage"
-    let sms: VonageSettings?
-    let whatsApp: VonageWhatsAppSettings?
-    let voice: VonageVoiceSettings?
+    public let sms: VonageSettings?
+    public let whatsApp: VonageWhatsAppSettings?
+    public let voice: VonageVoiceSettings?
     /// Checks the JWT of the WhatsApp status and call event webhooks.
-    let signatureSecret: String?
+    public let signatureSecret: String?
     /// The `token` query parameter of the WhatsApp and voice webhooks.
-    let callbackToken: String?
+    public let callbackToken: String?
 
     public init(
         sms: VonageSettings?, whatsApp: VonageWhatsAppSettings?, voice: VonageVoiceSettings?, signatureSecret: String?, callbackToken: String?

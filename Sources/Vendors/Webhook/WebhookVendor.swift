@@ -6,8 +6,7 @@ import VerifyCore
 /// every channel, to a service of the operator's own (docs/GATEWAYS.md). It reports no
 /// delivery statuses, so it has no callback routes.
 public struct WebhookVendor: Vendor {
-    public let name = "webhook"
-    let settings: WebhookSettings?
+    public let settings: WebhookSettings?
 
     public init(settings: WebhookSettings?) {
         self.settings = settings
@@ -22,7 +21,7 @@ public struct WebhookVendor: Vendor {
 }
 
 /// The webhook's URL and Standard Webhooks secret (`PHONE_VERIFY_WEBHOOK_URL`,
-/// `PHONE_VERIFY_WEBHOOK_SECRET`, read by the application's configuration from the settings table).
+/// `PHONE_VERIFY_WEBHOOK_SECRET`, read by its vendor's `read` from its entries).
 public struct WebhookSettings: Sendable {
     public var url, secret: String
 

@@ -14,7 +14,7 @@ public struct ConfigurationError: Error, CustomStringConvertible {
 }
 
 /// The effective, validated configuration.
-public struct Configuration: Sendable {
+public struct Configuration: Sendable, VendorConfiguration {
     public enum Mode: String, Sendable { case development, production }
 
     public var mode: Mode = Settings.mode.standard
@@ -76,9 +76,9 @@ public struct Configuration: Sendable {
     /// Accounts of the Twilio-compatible API allowed custom codes; empty: none.
     public var twilioCompatCustomCodeAccounts: Set<String> = []
     public var publicURL: String?
-    public var twilio: TwilioSettings?
-    public var vonage: VonageSettings?
-    public var webhook: WebhookSettings?
+    /// Every vendor of `VendorRegistry`, read from its own settings (parts the gateway lists do
+    /// not name are nil).
+    public var vendors: [any Vendor] = []
     /// WhatsApp and voice gateway chains and their vendors (Configuration+Channels).
     public var channelGateways = ChannelGatewaySettings()
     /// The events receiver (docs/EVENTS.md); nil: events are off and nothing is written.

@@ -20,7 +20,7 @@ enum GatewayFactory {
         let context = VendorContext(
             publicURL: publicURL, http: http, clock: clock, appName: c.appName, ringTimeout: c.channelGateways.ringTimeout,
             voiceLines: c.voiceLines)
-        let vendors = VendorRegistry.vendors(c)
+        let vendors = c.vendors
         let chain = { (channel: Channel, names: [String]) in
             let members = names.compactMap { name -> (any MessageGateway)? in
                 if name == "console" { return ConsoleSink(output: consoleOutput) }
@@ -36,6 +36,6 @@ enum GatewayFactory {
 
     /// The vendors' status-callback routes for the configured gateways of every channel.
     static func callbackRoutes(_ c: Configuration, receipts: DeliveryReceipts, publicURL: String, clock: any Clock) -> [any RouteGroup] {
-        VendorRegistry.vendors(c).flatMap { $0.callbackRoutes(receipts, publicURL: publicURL, clock: clock) }
+        c.vendors.flatMap { $0.callbackRoutes(receipts, publicURL: publicURL, clock: clock) }
     }
 }
