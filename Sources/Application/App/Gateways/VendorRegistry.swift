@@ -13,6 +13,7 @@ enum VendorRegistry {
         TwilioVendor.self,
         VonageVendor.self,
         WebhookVendor.self,
+        TelnyxVendor.self,
     ]
 
     /// The vendors `channel`'s gateway list may name.
