@@ -3,7 +3,7 @@ import VerifyCore
 
 /// The channels section of the settings table: which channels clients may ask for, what `auto`
 /// tries, and the WhatsApp and voice gateway chains (read by `Configuration.readChannels`;
-/// vendors' settings: `Settings+ChannelVendors.swift`).
+/// the vendors' entries come from their folders, `VendorRegistry.settings(.channels)`).
 extension Settings {
     public static let channels = Setting<[String]>(
         "PHONE_VERIFY_CHANNELS", .channels, .channelNames(allowAuto: true), defaultsTo: ["sms"],
