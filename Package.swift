@@ -5,11 +5,13 @@ import PackageDescription
 //   Sources/Application    App (wiring, configuration, commands) and the phone-verify executable
 //   Sources/HTTP           API: the native HTTP surface (router, middleware, routes)
 //   Sources/Features       feature modules on the API: each exports route groups and middleware
+//   Sources/Vendors        one target, one folder per messaging vendor (Twilio, Vonage, Meta, …): its
+//                          gateways, callback routes, status mapping and settings values
 //   Sources/Infrastructure the domain's protocols implemented: stores, gateways, credentials, crypto, phone parsing, challenges
 //   Sources/Domain         VerifyCore: the domain, no HTTP, SQL or C
 //   Sources/Wrappers       one Swift module per C library, no pointers in its public API
 //   Sources/C              system-library targets (Debian packages, see scripts/install-deps) and the C++ shim
-//   Sources/Support        pure Swift beside the layers: Encoding, HTTPMessages, Telemetry, CBOR
+//   Sources/Support        pure Swift beside the layers: Encoding, HTTPMessages, Telemetry, CBOR, SettingsTable
 //   Sources/Testing        test support (fakes, thread helpers): test targets only
 //   Sources/Client         the Swift client library for apps (PhoneVerifyClient) and its example
 //                          (phone-sign-in): Foundation only, nothing of the server
@@ -40,6 +42,8 @@ let package = Package(
         .target(name: "HTTPMessages", path: "Sources/Support/HTTPMessages"),
         .target(name: "Telemetry", path: "Sources/Support/Telemetry"),
         .target(name: "CBOR", path: "Sources/Support/CBOR"),
+        // The settings table's types: what a setting is, its value types, masking, production rules
+        .target(name: "SettingsTable", path: "Sources/Support/SettingsTable"),
 
         // One Swift wrapper per C library
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPMessages"], path: "Sources/Wrappers/HTTPServer"),
@@ -62,8 +66,6 @@ let package = Package(
         .target(name: "Credentials", dependencies: ["VerifyCore", "LibCrypto", "CurlClient"], path: "Sources/Infrastructure/Credentials"),
         // Crypto: the domain's code protection (HMAC code hasher, AES-GCM sealer, random source)
         .target(name: "Crypto", dependencies: ["VerifyCore", "LibCrypto"], path: "Sources/Infrastructure/Crypto"),
-        // Adapters: only VonageWebhookSignature is left, until it moves to its vendor's folder
-        .target(name: "Adapters", dependencies: ["VerifyCore", "Credentials", "LibCrypto"], path: "Sources/Infrastructure/Adapters"),
         .target(name: "PhoneParsing", dependencies: ["VerifyCore", "PhoneNumbers"], path: "Sources/Infrastructure/PhoneParsing"),
         .target(
             name: "Challenges", dependencies: ["VerifyCore", "Encoding", "CurlClient", "LibCrypto", "CBOR"],
@@ -80,11 +82,17 @@ let package = Package(
         .target(
             name: "Console", dependencies: ["API", "VerifyCore", "Encoding", "HTTPMessages", "Telemetry"], path: "Sources/Features/Console"),
 
+        // Vendors: one folder per messaging vendor, plugged in through App's VendorRegistry
+        .target(
+            name: "Vendors",
+            dependencies: ["API", "Gateways", "Credentials", "VerifyCore", "Encoding", "HTTPMessages", "CurlClient", "LibCrypto", "SettingsTable"],
+            path: "Sources/Vendors"),
+
         // Application
         .target(
             name: "App",
             dependencies: [
-                "VerifyCore", "Encoding", "SQLiteStore", "Gateways", "Adapters", "Credentials", "Crypto", "PhoneParsing", "Challenges", "API", "TwilioCompatAPI", "DevInbox", "Console", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
+                "VerifyCore", "Encoding", "SettingsTable", "SQLiteStore", "Gateways", "Vendors", "Credentials", "Crypto", "PhoneParsing", "Challenges", "API", "TwilioCompatAPI", "DevInbox", "Console", "HTTPServer", "HTTPMessages", "Telemetry", "LibCrypto",
                 "CurlClient", "SQLite", "PostgresStore",
             ],
             path: "Sources/Application/App"),
@@ -103,7 +111,7 @@ let package = Package(
         .testTarget(name: "EncodingTests", dependencies: ["Encoding"]),
         .testTarget(
             name: "APITests",
-            dependencies: ["API", "TwilioCompatAPI", "DevInbox", "Console", "VerifyCore", "VerifyTesting", "HTTPMessages", "Telemetry"]),
+            dependencies: ["API", "TwilioCompatAPI", "DevInbox", "Console", "Vendors", "VerifyCore", "VerifyTesting", "HTTPMessages", "Telemetry"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPMessages"]),
         .testTarget(name: "SQLiteTests", dependencies: ["ThreadTesting", "SQLite"]),
         .testTarget(name: "LibCryptoTests", dependencies: ["LibCrypto"]),
@@ -125,11 +133,16 @@ let package = Package(
                 "Gateways", "SQLiteStore", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPMessages", "CurlClient", "LibCrypto", "Telemetry",
             ]),
         .testTarget(
+            name: "VendorsTests",
+            dependencies: [
+                "Vendors", "Gateways", "API", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPMessages", "CurlClient", "LibCrypto", "Telemetry",
+            ]),
+        .testTarget(
             name: "ChallengesTests",
             dependencies: [
                 "Challenges", "VerifyCore", "VerifyTesting", "LibCrypto", "HTTPServer", "HTTPMessages", "CurlClient", "Encoding", "CBOR",
             ]),
-        .testTarget(name: "LiveTests", dependencies: ["App", "API", "Gateways", "HTTPServer", "Telemetry", "VerifyCore", "HTTPMessages", "LibCrypto"]),
+        .testTarget(name: "LiveTests", dependencies: ["App", "API", "Gateways", "Vendors", "SettingsTable", "HTTPServer", "Telemetry", "VerifyCore", "HTTPMessages", "LibCrypto"]),
         // The client's unit tests (canned responses), live tests against the built phone-verify
         // binary, and its agreement with docs/openapi.json; LibCrypto only mints test tokens.
         .testTarget(name: "PhoneVerifyClientTests", dependencies: ["PhoneVerifyClient", "LibCrypto"]),

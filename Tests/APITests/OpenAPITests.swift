@@ -3,6 +3,7 @@ import Foundation
 import HTTPMessages
 import Telemetry
 import Testing
+import Vendors
 import VerifyCore
 import VerifyTesting
 
@@ -65,14 +66,17 @@ import VerifyTesting
 
     static func callbackResponder() -> APIResponder {
         let t = TestService()
+        // Every vendor's callback routes, with checks that refuse everything.
         let receipts = DeliveryReceipts(outbox: t.store, clock: t.clock)
-        var auth = CallbackAuthenticators(publicURL: "http://issuer.test", twilio: { _, _, _ in false }, vonage: { _ in false })
-        auth.meta = MetaCallbacks(challenge: { _, _, _ in nil }, verify: { _, _ in false }, statuses: { _ in [] })
-        auth.vonageChannels = VonageChannelCallbacks(authenticate: { _, _, _ in false }, whatsAppStatus: { _ in nil }, callStatus: { _ in nil })
+        let twilio = TwilioCallbacks(publicURL: "http://issuer.test") { _, _, _ in false }
+        let meta = MetaCallbacks(challenge: { _, _, _ in nil }, verify: { _, _ in false }, statuses: { _ in [] })
+        let vonage = VonageCallbacks(
+            receipts: { _ in false },
+            channels: VonageChannelCallbacks(authenticate: { _, _, _ in false }, whatsAppStatus: { _ in nil }, callStatus: { _ in nil }))
         return APIResponder(
             APIDependencies(
                 random: t.random, logger: Logger(handler: CapturingLogHandler(), minimumLevel: .debug),
-                groups: [.deliveryCallbacks(receipts, auth: auth)]))
+                groups: [.webhooks([twilio.routes(receipts), meta.routes(receipts), vonage.routes(receipts)])]))
     }
 
     @Test func everyRouteIsDescribedAndEveryDescriptionIsRouted() throws {

@@ -44,7 +44,7 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
 
 /// Messages queued under the local worker's lease are delivered from memory after the commit.
 @Suite struct DeliveryHandOffTests {
-    func worker(_ store: SQLiteStore, _ gateway: any SMSGateway, _ tune: (inout DeliveryConfiguration) -> Void = { _ in }) -> DeliveryWorker {
+    func worker(_ store: SQLiteStore, _ gateway: any MessageGateway, _ tune: (inout DeliveryConfiguration) -> Void = { _ in }) -> DeliveryWorker {
         var configuration = DeliveryConfiguration()
         tune(&configuration)
         return DeliveryWorker(
@@ -194,14 +194,14 @@ final class CountingOutbox: OutboxStore, @unchecked Sendable {
     }
 
     /// Holds the first message at the gateway until released, then sends like CountingGateway.
-    final class GateGateway: SMSGateway, @unchecked Sendable {
+    final class GateGateway: MessageGateway, @unchecked Sendable {
         let name = "gate"
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         private let lock = NSLock()
         private var ids: [String] = []
 
-        func send(_ sms: SMS) -> GatewayResult {
+        func send(_ sms: OutboundMessage) -> GatewayResult {
             lock.lock()
             let first = ids.isEmpty
             ids.append(sms.messageID)

@@ -7,7 +7,7 @@ import VerifyCore
 import VerifyTesting
 
 /// A gateway counting sends per message id and keeping each message's code, optionally slow.
-final class CountingGateway: SMSGateway, @unchecked Sendable {
+final class CountingGateway: MessageGateway, @unchecked Sendable {
     let name = "counting"
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
@@ -16,7 +16,7 @@ final class CountingGateway: SMSGateway, @unchecked Sendable {
 
     init(delay: Double = 0) { self.delay = delay }
 
-    func send(_ sms: SMS) -> GatewayResult {
+    func send(_ sms: OutboundMessage) -> GatewayResult {
         if delay > 0 { Thread.sleep(forTimeInterval: delay) }
         lock.lock()
         counts[sms.messageID, default: 0] += 1
@@ -54,7 +54,7 @@ func queue(_ store: any VerificationStore, count: Int, at now: Date, expires: Ti
 }
 
 @Suite struct DeliveryWorkerTests {
-    func worker(_ store: some OutboxStore, _ gateway: any SMSGateway, clock: any Clock, owner: String = "w1", _ tune: (inout DeliveryConfiguration) -> Void = { _ in }) -> DeliveryWorker {
+    func worker(_ store: some OutboxStore, _ gateway: any MessageGateway, clock: any Clock, owner: String = "w1", _ tune: (inout DeliveryConfiguration) -> Void = { _ in }) -> DeliveryWorker {
         var configuration = DeliveryConfiguration()
         tune(&configuration)
         return DeliveryWorker(
@@ -278,7 +278,7 @@ func queue(_ store: any VerificationStore, count: Int, at now: Date, expires: Ti
 }
 
 /// A gateway whose first send runs `during` (e.g. a resend superseding another message).
-final class SupersedingGateway: SMSGateway, @unchecked Sendable {
+final class SupersedingGateway: MessageGateway, @unchecked Sendable {
     let name = "superseding"
     private let lock = NSLock()
     private var ids: [String] = []
@@ -286,7 +286,7 @@ final class SupersedingGateway: SMSGateway, @unchecked Sendable {
 
     init(during: @escaping () throws -> Void) { self.during = during }
 
-    func send(_ sms: SMS) -> GatewayResult {
+    func send(_ sms: OutboundMessage) -> GatewayResult {
         lock.lock()
         let hook = during
         during = nil

@@ -3,6 +3,7 @@ import API
 import Foundation
 import LibCrypto
 import Testing
+import Vendors
 import VerifyCore
 
 /// The application's authenticators of WhatsApp and voice callbacks, with the vendors' real
@@ -12,7 +13,14 @@ import VerifyCore
     struct FixedClock: Clock { let at: Date; func now() -> Date { at } }
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func auth(_ extra: [String: String]) throws -> CallbackAuthenticators {
+    /// The checks each vendor of the registry builds from the configuration.
+    struct Auth {
+        let twilio: TwilioCallbacks?
+        let meta: MetaCallbacks?
+        let vonageChannels: VonageChannelCallbacks?
+    }
+
+    func auth(_ extra: [String: String]) throws -> Auth {
         let c = try Configuration.load(environment: [
             "PHONE_VERIFY_CHANNELS": "sms,whatsapp,call", "PHONE_VERIFY_META_WA_PHONE_NUMBER_ID": "1065", "PHONE_VERIFY_META_WA_ACCESS_TOKEN": "t",
             "PHONE_VERIFY_META_WA_TEMPLATE": "verification_code", "PHONE_VERIFY_VONAGE_API_KEY": "k", "PHONE_VERIFY_VONAGE_API_SECRET": "s",
@@ -20,7 +28,10 @@ import VerifyCore
             "PHONE_VERIFY_TWILIO_ACCOUNT_SID": "AC1", "PHONE_VERIFY_TWILIO_AUTH_TOKEN": "twilio-token",
             "PHONE_VERIFY_TWILIO_VOICE_FROM": "+15005550006",
         ].merging(extra) { $1 })
-        return GatewayFactory.callbackAuth(c, publicURL: "https://verify.example.com", clock: FixedClock(at: Self.now))
+        return Auth(
+            twilio: c.vendor(TwilioVendor.self)?.callbacks(publicURL: "https://verify.example.com"),
+            meta: c.vendor(MetaVendor.self)?.callbacks(),
+            vonageChannels: c.vendor(VonageVendor.self)?.callbacks(clock: FixedClock(at: Self.now)).channels)
     }
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
@@ -94,16 +105,16 @@ import VerifyCore
     }
 
     @Test func twilioChannelsShareTheSignedRoute() throws {
-        let auth = try auth(["PHONE_VERIFY_VOICE_GATEWAYS": "twilio"])
-        let check = try #require(auth.twilio)
+        let twilio = try #require(try auth(["PHONE_VERIFY_VOICE_GATEWAYS": "twilio"]).twilio)
+        let check = twilio.verify
         let fields = [("CallSid", "CA1"), ("CallStatus", "completed")]
         let url = "https://verify.example.com/v1/webhooks/twilio/status"
         let data = url + fields.sorted { $0.0 < $1.0 }.map { $0.0 + $0.1 }.joined()
         let signature = Data(HMAC.sha1(key: Array("twilio-token".utf8), data: Array(data.utf8))).base64EncodedString()
         #expect(check(url, fields, signature))
         #expect(!check(url, fields, "forged"))
-        #expect(auth.twilioChannels.call?("completed") == .delivered && auth.twilioChannels.call?("no-answer") == .undelivered)
-        #expect(auth.twilioChannels.call?("canceled") == .undelivered && auth.twilioChannels.call?("failed") == .failed)
-        #expect(auth.twilioChannels.whatsApp == nil)
+        #expect(twilio.call?("completed") == .delivered && twilio.call?("no-answer") == .undelivered)
+        #expect(twilio.call?("canceled") == .undelivered && twilio.call?("failed") == .failed)
+        #expect(twilio.whatsApp == nil)
     }
 }

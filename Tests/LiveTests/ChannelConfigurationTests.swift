@@ -2,6 +2,7 @@ import App
 import Foundation
 import LibCrypto
 import Testing
+import Vendors
 import VerifyCore
 
 /// The channels section: which channels clients may ask for, `auto`, and the WhatsApp and
@@ -130,13 +131,13 @@ import VerifyCore
         ]) { $1 })
         let g = c.channelGateways
         #expect(g.whatsApp == ["meta", "twilio", "webhook"] && g.voice == ["twilio", "vonage"])
-        #expect(g.meta?.baseURL == "https://graph.facebook.com" && g.meta?.apiVersion == "v21.0")
-        #expect(g.meta?.language.approved == ["en_US", "pt_BR"] && g.meta?.language.fallback == "en_US")
-        #expect(g.twilioWhatsApp?.accountSID == "AC0001" && g.twilioWhatsApp?.contentSIDs == ["de": "HX0002", "pt_BR": "HX0003"])
-        #expect(g.twilioVoice?.from == "+15005550006")  // PHONE_VERIFY_TWILIO_FROM when no voice caller id is given
-        #expect(g.vonageVoice?.token.applicationID == "app-1" && g.vonageVoice?.baseURL == "https://api.nexmo.com")
+        #expect(c.vendor(MetaVendor.self)?.whatsApp?.baseURL == "https://graph.facebook.com" && c.vendor(MetaVendor.self)?.whatsApp?.apiVersion == "v21.0")
+        #expect(c.vendor(MetaVendor.self)?.whatsApp?.language.approved == ["en_US", "pt_BR"] && c.vendor(MetaVendor.self)?.whatsApp?.language.fallback == "en_US")
+        #expect(c.vendor(TwilioVendor.self)?.whatsApp?.accountSID == "AC0001" && c.vendor(TwilioVendor.self)?.whatsApp?.contentSIDs == ["de": "HX0002", "pt_BR": "HX0003"])
+        #expect(c.vendor(TwilioVendor.self)?.voice?.from == "+15005550006")  // PHONE_VERIFY_TWILIO_FROM when no voice caller id is given
+        #expect(c.vendor(VonageVendor.self)?.voice?.token.applicationID == "app-1" && c.vendor(VonageVendor.self)?.voice?.baseURL == "https://api.nexmo.com")
         #expect(g.ringTimeout == 30)
-        #expect(c.webhook?.url == "http://127.0.0.1:9/hook")
+        #expect(c.vendor(WebhookVendor.self)?.settings?.url == "http://127.0.0.1:9/hook")
     }
 
     @Test func theVonageKeyMustBeAnRSAPrivateKey() throws {
@@ -161,7 +162,7 @@ import VerifyCore
         try Self.rsaPEM.write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
         let c = try Configuration.load(environment: base.merging(["PHONE_VERIFY_VONAGE_PRIVATE_KEY_FILE": file]) { $1 })
-        #expect(c.channelGateways.vonageVoice?.from == "+15005550007")
+        #expect(c.vendor(VonageVendor.self)?.voice?.from == "+15005550007")
     }
 
     @Test func secretsAreMasked() {

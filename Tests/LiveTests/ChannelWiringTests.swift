@@ -43,8 +43,8 @@ import VerifyCore
             events: NoEvents())
     }
 
-    func message(_ channel: Channel, code: String = "482913", locale: String? = nil) -> SMS {
-        SMS(messageID: "msg_1", to: "+14155552671", display: "+1 415-555-2671", body: "Your code is \(code)", code: code,
+    func message(_ channel: Channel, code: String = "482913", locale: String? = nil) -> OutboundMessage {
+        OutboundMessage(messageID: "msg_1", to: "+14155552671", display: "+1 415-555-2671", body: "Your code is \(code)", code: code,
             verificationID: "ver_1", purpose: .signIn, locale: locale, expiresAt: Date().addingTimeInterval(300), channel: channel)
     }
 

@@ -1,5 +1,6 @@
 import App
 import Foundation
+import SettingsTable
 import Testing
 import VerifyCore
 

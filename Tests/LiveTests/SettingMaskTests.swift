@@ -1,5 +1,6 @@
 @testable import App
 import VerifyCore
+import SettingsTable
 import Testing
 
 /// `config check` output is pasted into tickets: what it shows of each kind of value.

@@ -68,7 +68,7 @@ import VerifyCore
         let router = GatewayFactory.make(
             c, publicURL: "https://verify.example.com", clock: SystemClock(), logger: Logger(handler: CapturingLogHandler()),
             consoleOutput: nil, events: NoEvents())
-        let sms = SMS(messageID: "msg_1", to: "+14155552671", display: "+1 415-555-2671", body: "x", code: "482913",
+        let sms = OutboundMessage(messageID: "msg_1", to: "+14155552671", display: "+1 415-555-2671", body: "x", code: "482913",
                       verificationID: "ver_1", purpose: .signIn, locale: "it", expiresAt: Date().addingTimeInterval(300), channel: .call)
         #expect(router.send(sms) == .sent(via: "twilio-voice", providerMessageID: "CA0001", status: .sent))
         let twiml = ChannelWiringTests().form(try #require(twilio.requests.first))["Twiml"] ?? ""

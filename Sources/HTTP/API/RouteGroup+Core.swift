@@ -75,9 +75,10 @@ extension RouteGroup {
         RouteGroup("/v1/mfa", routes: [MFARoutes(mfa: mfa, sessions: sessions ?? UnconfiguredSessions(), clock: clock)])
     }
 
-    /// Vendors' delivery receipts and channel callbacks, each checked by its vendor's signature.
-    public static func deliveryCallbacks(_ receipts: DeliveryReceipts, auth: CallbackAuthenticators) -> RouteGroup {
-        RouteGroup("/v1/webhooks", routes: [DeliveryCallbackRoutes(receipts: receipts, auth: auth)])
+    /// Vendors' delivery receipts and channel callbacks: each vendor's folder (Sources/Vendors)
+    /// brings its routes, each checked by that vendor's signature.
+    public static func webhooks(_ vendorRoutes: [any RouteCollection]) -> RouteGroup {
+        RouteGroup("/v1/webhooks", routes: vendorRoutes)
     }
 
     /// The embedded docs/openapi.json.

@@ -3,7 +3,7 @@ import VerifyCore
 /// Sends each message through its channel's failover chain (`PHONE_VERIFY_GATEWAYS` for SMS,
 /// `PHONE_VERIFY_WHATSAPP_GATEWAYS`, `PHONE_VERIFY_VOICE_GATEWAYS`): each chain has its own
 /// circuit breakers, so a WhatsApp vendor's outage never opens an SMS gateway's circuit.
-public struct ChannelRouter: SMSGateway {
+public struct ChannelRouter: MessageGateway {
     public let name = "channels"
     public let chains: [Channel: FailoverGateway]
 
@@ -14,13 +14,13 @@ public struct ChannelRouter: SMSGateway {
     /// The channels that have a chain.
     public var channels: Set<Channel> { Set(chains.keys) }
 
-    public func send(_ sms: SMS) -> GatewayResult {
-        guard let chain = chains[sms.channel] else {
+    public func send(_ message: OutboundMessage) -> GatewayResult {
+        guard let chain = chains[message.channel] else {
             // Configuration check refuses an enabled channel without gateways; a message queued
             // before a restart that removed them lands here.
-            return .permanent(reason: "no gateway is configured for the \(sms.channel.rawValue) channel")
+            return .permanent(reason: "no gateway is configured for the \(message.channel.rawValue) channel")
         }
-        return chain.send(sms)
+        return chain.send(message)
     }
 
     /// Every member's circuit state, by channel and gateway name, for readiness and metrics.

@@ -3,7 +3,7 @@ import VerifyCore
 
 /// The development gateway of every channel: prints one plain-text line per message on stdout (never a JSON
 /// log line) and always succeeds. The only place a code is ever printed.
-public struct ConsoleSink: SMSGateway {
+public struct ConsoleSink: MessageGateway {
     public let name = "console"
     private let output: @Sendable (String) -> Void
 
@@ -12,8 +12,8 @@ public struct ConsoleSink: SMSGateway {
         self.output = output ?? { line in ConsoleSink.writeStdout(line + "\n") }
     }
 
-    public func send(_ sms: SMS) -> GatewayResult {
-        output("\(Self.label(sms.channel)) to \(sms.display) (\(sms.verificationID), \(sms.purpose.rawValue)): code \(sms.code), expires \(Self.clockTime(sms.expiresAt))")
+    public func send(_ message: OutboundMessage) -> GatewayResult {
+        output("\(Self.label(message.channel)) to \(message.display) (\(message.verificationID), \(message.purpose.rawValue)): code \(message.code), expires \(Self.clockTime(message.expiresAt))")
         return .sent(via: name, providerMessageID: nil, status: .sent)
     }
 

@@ -20,7 +20,7 @@ extension DeliveryWorker {
             logger.error("outbox payload cannot be opened (wrong PHONE_VERIFY_CODE_SECRET?)", [("message_id", message.id)])
             return outcome(.failed, error: "payload cannot be decrypted")
         }
-        let sms = SMS(
+        let outbound = OutboundMessage(
             messageID: message.id, to: message.to, display: payload.display, body: payload.body, code: payload.code,
             verificationID: message.verificationID, purpose: message.purpose, locale: payload.locale,
             expiresAt: message.expiresAt, channel: message.channel)
@@ -29,7 +29,9 @@ extension DeliveryWorker {
         // Vendors' error texts can quote the number or echo the request (with the code): they
         // reach the log and the verification's `last_error`, which API clients read.
         let clean = { (reason: String) in Redaction.scrub(reason, secrets: [payload.code, message.to]) }
-        switch gateway.send(sms) {
+        // Failure lines name the channel ("call failed permanently"); built only on failure.
+        let kind = message.channel.rawValue
+        switch gateway.send(outbound) {
         case .sent(let via, let providerID, let status):
             devLog?.record(DevMessage(
                 to: message.to, body: payload.body, code: payload.code, verificationID: message.verificationID,
@@ -38,21 +40,21 @@ extension DeliveryWorker {
             return outcome(status, error: nil, provider: providerID, via: via)
         case .permanent(let raw), .unroutable(let raw):
             let reason = clean(raw)
-            logger.warning("sms failed permanently", fields + [("reason", reason)])
+            logger.warning(kind + " failed permanently", fields + [("reason", reason)])
             return outcome(.failed, error: reason)
         case .retryable(let raw, let retryAfter):
             let reason = clean(raw)
             guard attempts < configuration.maxAttempts else {
-                logger.warning("sms failed after retries", fields + [("reason", reason)])
+                logger.warning(kind + " failed after retries", fields + [("reason", reason)])
                 return outcome(.failed, error: reason)
             }
             let next = now.addingTimeInterval(max(backoff(attempt: attempts), Double(retryAfter ?? 0)))
             guard next < message.expiresAt else {
                 // A long Retry-After would keep the sealed code past its expiry for nothing.
-                logger.warning("sms failed: the code expires before the next try", fields + [("reason", reason)])
+                logger.warning(kind + " failed: the code expires before the next try", fields + [("reason", reason)])
                 return outcome(.failed, error: reason + " (the code expires before the next try)")
             }
-            logger.info("sms will be retried", fields + [("reason", reason), ("attempt", String(attempts))])
+            logger.info(kind + " will be retried", fields + [("reason", reason), ("attempt", String(attempts))])
             return outcome(.queued, error: reason, next: next)
         }
     }

@@ -9,7 +9,7 @@ import VerifyCore
 public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     // @unchecked: every `var` is only touched with `condition` (or, for the keeper's state, `keeperCondition`) held; the rest is immutable.
     let outbox: any OutboxStore
-    let gateway: any SMSGateway
+    let gateway: any MessageGateway
     let sealer: any MessageSealer
     let clock: any Clock
     let random: any RandomSource
@@ -52,7 +52,7 @@ public final class DeliveryWorker: DeliveryNotifier, @unchecked Sendable {
     let handedCount = Atomic<Int>(0)
 
     public init(
-        outbox: any OutboxStore, gateway: any SMSGateway, sealer: any MessageSealer, clock: any Clock,
+        outbox: any OutboxStore, gateway: any MessageGateway, sealer: any MessageSealer, clock: any Clock,
         random: any RandomSource, logger: Logger, devLog: (any DevMessageLog)?,
         configuration: DeliveryConfiguration = DeliveryConfiguration(), owner: String? = nil
     ) {

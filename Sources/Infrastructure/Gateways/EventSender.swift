@@ -37,7 +37,7 @@ public struct EventSender: Sendable {
         let stamp = String(timestamp)
         return [
             (name: "webhook-id", value: event.id), (name: "webhook-timestamp", value: stamp),
-            (name: "webhook-signature", value: WebhookGateway.signature(key: key, id: event.id, timestamp: stamp, body: Array(event.body.utf8))),
+            (name: "webhook-signature", value: WebhookSecret.signature(key: key, id: event.id, timestamp: stamp, body: Array(event.body.utf8))),
         ]
     }
 

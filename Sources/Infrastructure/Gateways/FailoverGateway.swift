@@ -5,15 +5,15 @@ import VerifyCore
 /// Tries gateways in the configured order, skipping those whose circuit is open. The first to
 /// accept wins; a refusal of the destination itself ends the attempt (no other gateway would
 /// do better); if every gateway fails, the attempt is retryable.
-public struct FailoverGateway: SMSGateway {
+public struct FailoverGateway: MessageGateway {
     public let name = "failover"
-    public let members: [(gateway: any SMSGateway, breaker: CircuitBreaker)]
+    public let members: [(gateway: any MessageGateway, breaker: CircuitBreaker)]
     let clock: any Clock
     let logger: Logger
     let events: any EventSink
 
     public init(
-        _ gateways: [any SMSGateway], clock: any Clock, logger: Logger, threshold: Int = 5, cooldown: TimeInterval = 30,
+        _ gateways: [any MessageGateway], clock: any Clock, logger: Logger, threshold: Int = 5, cooldown: TimeInterval = 30,
         events: any EventSink = NoEvents()
     ) {
         members = gateways.map { ($0, CircuitBreaker(threshold: threshold, cooldown: cooldown)) }
@@ -28,7 +28,7 @@ public struct FailoverGateway: SMSGateway {
         return members.map { ($0.gateway.name, $0.breaker.state(at: now)) }
     }
 
-    public func send(_ sms: SMS) -> GatewayResult {
+    public func send(_ message: OutboundMessage) -> GatewayResult {
         var reasons: [String] = []
         var retryAfter: Int?
         var called = false
@@ -41,7 +41,7 @@ public struct FailoverGateway: SMSGateway {
             }
             called = true
             let started = DispatchTime.now().uptimeNanoseconds
-            let result = member.gateway.send(sms)
+            let result = member.gateway.send(message)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             switch result {
             case .sent: events.record(.gatewayCall(gateway: member.gateway.name, outcome: "sent", seconds: seconds))

@@ -17,7 +17,7 @@ public struct GatewayHTTP: Sendable {
     }
 
     /// Sends with this gateway's timeouts; a transport failure becomes `.failure(retryable)`.
-    func send(_ request: HTTPClientRequest, gateway: String) -> Result<HTTPClientResponse, GatewayFailure> {
+    public func send(_ request: HTTPClientRequest, gateway: String) -> Result<HTTPClientResponse, GatewayFailure> {
         var request = request
         request.timeoutSeconds = timeout
         request.connectTimeoutSeconds = connectTimeout
@@ -29,7 +29,7 @@ public struct GatewayHTTP: Sendable {
     }
 
     /// 429 and 5xx are retryable (honouring Retry-After); other statuses are decided by the caller.
-    static func transient(_ response: HTTPClientResponse, gateway: String, detail: String) -> GatewayResult? {
+    public static func transient(_ response: HTTPClientResponse, gateway: String, detail: String) -> GatewayResult? {
         if response.status == 429 || response.status == 408 || response.status >= 500 {
             return .retryable(reason: "\(gateway): HTTP \(response.status) \(detail)", retryAfter: retryAfter(response))
         }
@@ -37,19 +37,19 @@ public struct GatewayHTTP: Sendable {
     }
 
     /// Retry-After in seconds (delta-seconds form; HTTP dates are treated as absent).
-    static func retryAfter(_ response: HTTPClientResponse) -> Int? {
+    public static func retryAfter(_ response: HTTPClientResponse) -> Int? {
         response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) }
     }
 
     /// A response body as a JSON object, if it is one.
-    static func json(_ response: HTTPClientResponse) -> JSONValue? {
+    public static func json(_ response: HTTPClientResponse) -> JSONValue? {
         guard let value = try? JSONValue.parse(response.body), value.isObject else { return nil }
         return value
     }
 }
 
 /// A failed transport call, already mapped to a gateway result.
-struct GatewayFailure: Error {
-    let result: GatewayResult
+public struct GatewayFailure: Error {
+    public let result: GatewayResult
     init(_ result: GatewayResult) { self.result = result }
 }

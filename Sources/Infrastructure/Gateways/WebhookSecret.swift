@@ -1,9 +1,11 @@
 import Encoding
 import Foundation
+import LibCrypto
 
 /// A Standard Webhooks secret as operators write it: `whsec_` + the key in base64, or any other
 /// string, whose UTF-8 bytes are the key. Parsed here only, so the configuration's check, the
-/// production key-length rule and the gateway's signing agree on what the key is.
+/// production key-length rule and the signing (the webhook gateway's, the events sender's) agree
+/// on what the key is.
 public struct WebhookSecret: Sendable, Equatable {
     public static let prefix = "whsec_"
 
@@ -18,5 +20,11 @@ public struct WebhookSecret: Sendable, Equatable {
         } else {
             key = Array(text.utf8)
         }
+    }
+
+    /// A Standard Webhooks signature: `v1,` + base64(HMAC-SHA256(key, "{id}.{timestamp}.{body}")).
+    public static func signature(key: [UInt8], id: String, timestamp: String, body: [UInt8]) -> String {
+        let signed = Array("\(id).\(timestamp).".utf8) + body
+        return "v1," + Base64.encode(HMAC.sha256(key: key, data: signed))
     }
 }

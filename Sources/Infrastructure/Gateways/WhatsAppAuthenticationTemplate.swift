@@ -24,7 +24,7 @@ public enum WhatsAppAuthenticationTemplate {
     }
 
     /// `+14155552671` → `14155552671` (WhatsApp APIs take the number without the plus).
-    static func digits(_ e164: String) -> String {
+    public static func digits(_ e164: String) -> String {
         e164.hasPrefix("+") ? String(e164.dropFirst()) : e164
     }
 }

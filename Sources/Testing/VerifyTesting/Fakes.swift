@@ -70,26 +70,26 @@ public final class CountingNotifier: DeliveryNotifier, @unchecked Sendable {
 }
 
 /// Records every SMS and answers with scripted results (default: sent).
-public final class RecordingGateway: SMSGateway, @unchecked Sendable {
+public final class RecordingGateway: MessageGateway, @unchecked Sendable {
     // @unchecked: its counters and records are only touched with `lock` held.
     public let name: String
     private let lock = NSLock()
     private var script: [GatewayResult]
-    private var recorded: [SMS] = []
+    private var recorded: [OutboundMessage] = []
 
     public init(name: String = "recording", script: [GatewayResult] = []) {
         self.name = name
         self.script = script
     }
 
-    public func send(_ sms: SMS) -> GatewayResult {
+    public func send(_ message: OutboundMessage) -> GatewayResult {
         lock.lock()
         defer { lock.unlock() }
-        recorded.append(sms)
+        recorded.append(message)
         return script.isEmpty ? .sent(via: name, providerMessageID: "prov_\(recorded.count)", status: .sent) : script.removeFirst()
     }
 
-    public var sent: [SMS] {
+    public var sent: [OutboundMessage] {
         lock.lock()
         defer { lock.unlock() }
         return recorded

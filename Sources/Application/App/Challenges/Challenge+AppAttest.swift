@@ -1,6 +1,7 @@
 import Challenges
 import CurlClient
 import Encoding
+import SettingsTable
 import VerifyCore
 
 // The app_attest provider (Apple App Attest, docs/CHALLENGES.md): settings, reading and

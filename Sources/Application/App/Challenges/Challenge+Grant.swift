@@ -1,5 +1,6 @@
 import Credentials
 import CurlClient
+import SettingsTable
 import VerifyCore
 
 /// The `grant` provider's settings as read (docs/CHALLENGES.md, "grant").

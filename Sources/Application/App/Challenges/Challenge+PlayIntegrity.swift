@@ -1,5 +1,6 @@
 import Challenges
 import CurlClient
+import SettingsTable
 import VerifyCore
 
 /// The `play_integrity` provider's settings as read (docs/CHALLENGES.md, "play_integrity").

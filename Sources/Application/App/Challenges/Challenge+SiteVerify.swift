@@ -1,5 +1,6 @@
 import Challenges
 import CurlClient
+import SettingsTable
 import VerifyCore
 
 /// The captcha providers' settings as read (`Settings+SiteVerify.swift`,

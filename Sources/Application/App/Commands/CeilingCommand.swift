@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import HTTPMessages
 import SQLite
+import SettingsTable
 
 /// `phone-verify ceiling static|sqlite`: the machine's ceilings for `scripts/bench`, served by the
 /// same HTTP server: a static JSON response, and one SQLite WAL transaction per request (insert +

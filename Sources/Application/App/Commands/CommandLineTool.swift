@@ -1,4 +1,5 @@
 import Foundation
+import SettingsTable
 import SQLiteStore
 import Telemetry
 import VerifyCore

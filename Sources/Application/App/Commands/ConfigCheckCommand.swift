@@ -1,4 +1,5 @@
 import Foundation
+import SettingsTable
 import VerifyCore
 
 /// `phone-verify config check`: validates the configuration and prints the effective settings,

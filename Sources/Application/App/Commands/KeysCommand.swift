@@ -1,6 +1,7 @@
 import Credentials
 import LibCrypto
 import Foundation
+import SettingsTable
 import SQLiteStore
 import VerifyCore
 

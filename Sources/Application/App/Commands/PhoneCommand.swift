@@ -1,5 +1,6 @@
 import PhoneParsing
 import Foundation
+import SettingsTable
 import VerifyCore
 
 /// `phone parse NUMBER [--region XX]`: one JSON object from the same parser as the API
@@ -30,7 +31,7 @@ enum PhoneCommand {
     /// Only the ranges file's setting: the command must work where the service's other
     /// settings (secrets, database) are absent.
     static func declaredRanges(_ environment: [String: String]) throws -> [NumberRange] {
-        var reader = SettingReader(values: try Configuration.values(environment: environment))
+        var reader = SettingReader(values: try Configuration.values(environment: environment), listed: { Settings.named($0) != nil })
         let ranges = reader(Settings.numberRangesFile) ?? []
         if !reader.problems.isEmpty { throw ConfigurationError(problems: reader.problems) }
         return ranges

@@ -1,3 +1,4 @@
+import SettingsTable
 import VerifyCore
 
 /// Challenge settings as read: the policy, the enabled providers and each provider's settings.

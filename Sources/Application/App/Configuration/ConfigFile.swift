@@ -1,4 +1,5 @@
 import Foundation
+import SettingsTable
 
 /// Reads a configuration file of `KEY=VALUE` lines (`#` comments, blank lines, optional quotes).
 enum ConfigFile {

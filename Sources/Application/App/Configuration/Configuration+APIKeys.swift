@@ -1,4 +1,5 @@
 import API
+import SettingsTable
 
 extension Configuration {
     /// Shortest key accepted in any key list: a key is a password typed by no one.

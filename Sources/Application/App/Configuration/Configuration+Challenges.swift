@@ -1,3 +1,4 @@
+import SettingsTable
 import VerifyCore
 
 extension Configuration {

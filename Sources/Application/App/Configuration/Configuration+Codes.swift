@@ -1,3 +1,5 @@
+import SettingsTable
+
 extension Configuration {
     /// The codes and who may receive them (`Settings+Codes.swift`).
     mutating func readCodes(_ reader: inout SettingReader) {

@@ -1,3 +1,5 @@
+import SettingsTable
+
 extension Configuration {
     /// Rate limits, the lockout, the fraud guard and test numbers (`Settings+Limits.swift`).
     mutating func readLimits(_ reader: inout SettingReader) {

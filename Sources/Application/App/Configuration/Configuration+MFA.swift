@@ -1,3 +1,5 @@
+import SettingsTable
+
 extension Configuration {
     /// The main auth server's session tokens and the MFA policy (`Settings+MFA.swift`).
     mutating func readMFA(_ reader: inout SettingReader) {

@@ -1,4 +1,5 @@
 import Gateways
+import SettingsTable
 import VerifyCore
 
 extension Configuration {

@@ -1,3 +1,5 @@
+import SettingsTable
+
 extension Configuration {
     /// Number ranges declared valid beyond libphonenumber's metadata (`Settings+NumberRanges.swift`).
     mutating func readNumberRanges(_ reader: inout SettingReader) {

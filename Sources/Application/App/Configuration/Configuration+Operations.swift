@@ -1,3 +1,5 @@
+import SettingsTable
+
 extension Configuration {
     /// Proxies, CORS, HTTP capacity, logging and retention (`Settings+Operations.swift`).
     mutating func readOperations(_ reader: inout SettingReader) {

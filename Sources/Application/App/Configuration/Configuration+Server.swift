@@ -1,3 +1,5 @@
+import SettingsTable
+
 extension Configuration {
     /// Mode, listen address and store (`Settings+Server.swift`).
     mutating func readServer(_ reader: inout SettingReader) {

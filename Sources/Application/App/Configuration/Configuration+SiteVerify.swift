@@ -1,4 +1,5 @@
 import Challenges
+import SettingsTable
 
 extension Configuration {
     /// The captcha providers' settings, each read (and its keys required) only when the provider

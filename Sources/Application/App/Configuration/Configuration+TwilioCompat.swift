@@ -1,4 +1,5 @@
 import API
+import SettingsTable
 import TwilioCompatAPI
 
 extension Configuration {

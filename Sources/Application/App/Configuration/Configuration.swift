@@ -1,8 +1,10 @@
 import API
 import Foundation
 import Gateways
+import SettingsTable
 import Telemetry
 import TwilioCompatAPI
+import Vendors
 import VerifyCore
 
 /// A configuration problem, reported at start-up with the variable's name.
@@ -12,7 +14,7 @@ public struct ConfigurationError: Error, CustomStringConvertible {
 }
 
 /// The effective, validated configuration.
-public struct Configuration: Sendable {
+public struct Configuration: Sendable, VendorConfiguration {
     public enum Mode: String, Sendable { case development, production }
 
     public var mode: Mode = Settings.mode.standard
@@ -74,9 +76,9 @@ public struct Configuration: Sendable {
     /// Accounts of the Twilio-compatible API allowed custom codes; empty: none.
     public var twilioCompatCustomCodeAccounts: Set<String> = []
     public var publicURL: String?
-    public var twilio: TwilioSettings?
-    public var vonage: VonageSettings?
-    public var webhook: WebhookSettings?
+    /// Every vendor of `VendorRegistry`, read from its own settings (parts the gateway lists do
+    /// not name are nil).
+    public var vendors: [any Vendor] = []
     /// WhatsApp and voice gateway chains and their vendors (Configuration+Channels).
     public var channelGateways = ChannelGatewaySettings()
     /// The events receiver (docs/EVENTS.md); nil: events are off and nothing is written.
@@ -105,9 +107,6 @@ public struct Configuration: Sendable {
         public var isConfigured: Bool { jwksURL != nil || jwksFile != nil || hs256Secret != nil }
     }
 
-    public struct TwilioSettings: Sendable { public var baseURL, accountSID, authToken, from: String }
-    public struct VonageSettings: Sendable { public var baseURL, apiKey, apiSecret, from: String; public var callbackToken: String? }
-    public struct WebhookSettings: Sendable { public var url, secret: String }
     /// Unknown PHONE_VERIFY_* variables (likely typos), warned about at start-up.
     public var unknownVariables: [String] = []
     /// Every setting with secrets masked, as `config check` prints them (the console shows it).
@@ -134,7 +133,7 @@ public struct Configuration: Sendable {
     /// Each section reads its own settings (`Configuration+Server.swift`, …) in the order
     /// problems have always been reported; then production's rules, from the settings table.
     init(values: [String: String]) throws {
-        var reader = SettingReader(values: values)
+        var reader = SettingReader(values: values, listed: { Settings.named($0) != nil })
         readServer(&reader)
         readCredentials(&reader)
         readCodes(&reader)
@@ -149,7 +148,7 @@ public struct Configuration: Sendable {
         readChallenges(&reader)
         readAPIKeys(&reader)
         readTwilioCompat(&reader)
-        if mode == .production { reader.checkProduction(self) }
+        if mode == .production { reader.checkProduction(self, table: Settings.all) }
         unknownVariables = values.keys.filter { Settings.named($0) == nil }.sorted()
         maskedSettings = ConfigCheckCommand.masked(values)
         if !reader.problems.isEmpty { throw ConfigurationError(problems: reader.problems) }
@@ -158,9 +157,7 @@ public struct Configuration: Sendable {
     /// "https://x.example/" → "https://x.example" (OIDC Discovery §4 does the same before
     /// appending a path to an issuer).
     static func withoutTrailingSlashes(_ url: String) -> String {
-        var url = url
-        while url.hasSuffix("/") { url.removeLast() }
-        return url
+        SettingType<String>.withoutTrailingSlashes(url)
     }
 
     /// "2027-01-31T00:00:00Z" or with an offset / fractional seconds.

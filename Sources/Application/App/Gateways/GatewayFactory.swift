@@ -1,13 +1,14 @@
 import API
-import LibCrypto
-import Foundation
-import Gateways
 import CurlClient
+import Gateways
 import Telemetry
+import Vendors
 import VerifyCore
 
 /// Builds the configured gateway chains, one per channel, each in failover order with its own
-/// circuit breakers (`PHONE_VERIFY_GATEWAYS`, `PHONE_VERIFY_WHATSAPP_GATEWAYS`, `PHONE_VERIFY_VOICE_GATEWAYS`).
+/// circuit breakers (`PHONE_VERIFY_GATEWAYS`, `PHONE_VERIFY_WHATSAPP_GATEWAYS`,
+/// `PHONE_VERIFY_VOICE_GATEWAYS`), and the vendors' status-callback routes: each name in a list
+/// is the console sink or a vendor of `VendorRegistry`.
 enum GatewayFactory {
     static func make(
         _ c: Configuration, publicURL: String, clock: any Clock, logger: Logger, consoleOutput: (@Sendable (String) -> Void)?,
@@ -16,54 +17,25 @@ enum GatewayFactory {
         let client = HTTPClient(configuration: HTTPClientConfiguration(
             connectTimeout: c.gatewayConnectTimeout, totalTimeout: c.gatewayTimeout))
         let http = GatewayHTTP(client: client, timeout: c.gatewayTimeout, connectTimeout: c.gatewayConnectTimeout)
-        let gateways: [any SMSGateway] = c.gateways.compactMap { name in
-            switch name {
-            case "console": return ConsoleSink(output: consoleOutput)
-            case "twilio":
-                guard let t = c.twilio else { return nil }
-                return TwilioGateway(
-                    configuration: TwilioConfiguration(
-                        accountSID: t.accountSID, authToken: t.authToken, from: t.from, baseURL: t.baseURL,
-                        statusCallbackURL: publicURL + "/v1/webhooks/twilio/status"),
-                    http: http)
-            case "vonage":
-                guard let v = c.vonage else { return nil }
-                let callback = v.callbackToken.map { publicURL + "/v1/webhooks/vonage/dlr?token=" + FormEncoding.percentEncode($0) }
-                return VonageGateway(
-                    configuration: VonageConfiguration(apiKey: v.apiKey, apiSecret: v.apiSecret, from: v.from, baseURL: v.baseURL, callbackURL: callback),
-                    http: http)
-            case "webhook":
-                guard let w = c.webhook else { return nil }
-                return WebhookGateway(configuration: WebhookConfiguration(url: w.url, secret: w.secret), http: http, clock: clock)
-            default: return nil
+        let context = VendorContext(
+            publicURL: publicURL, http: http, clock: clock, appName: c.appName, ringTimeout: c.channelGateways.ringTimeout,
+            voiceLines: c.voiceLines)
+        let vendors = c.vendors
+        let chain = { (channel: Channel, names: [String]) in
+            let members = names.compactMap { name -> (any MessageGateway)? in
+                if name == "console" { return ConsoleSink(output: consoleOutput) }
+                return vendors.first { $0.name == name }?.gateway(for: channel, context)
             }
+            return FailoverGateway(members, clock: clock, logger: logger, threshold: c.circuitFailures, cooldown: Double(c.circuitCooldown), events: events)
         }
-        let chain = { (members: [any SMSGateway]) in
-            FailoverGateway(members, clock: clock, logger: logger, threshold: c.circuitFailures, cooldown: Double(c.circuitCooldown), events: events)
-        }
-        var chains: [Channel: FailoverGateway] = [.sms: chain(gateways)]
-        let channels = ChannelGateways(configuration: c, publicURL: publicURL, http: http, clock: clock, consoleOutput: consoleOutput)
-        if !c.channelGateways.whatsApp.isEmpty { chains[.whatsapp] = chain(channels.whatsApp()) }
-        if !c.channelGateways.voice.isEmpty { chains[.call] = chain(channels.voice()) }
+        var chains: [Channel: FailoverGateway] = [.sms: chain(.sms, c.gateways)]
+        if !c.channelGateways.whatsApp.isEmpty { chains[.whatsapp] = chain(.whatsapp, c.channelGateways.whatsApp) }
+        if !c.channelGateways.voice.isEmpty { chains[.call] = chain(.call, c.channelGateways.voice) }
         return ChannelRouter(chains)
     }
 
-    /// Authenticators of vendors' status callbacks, for the configured gateways of every channel
-    /// (`GatewayFactory+Callbacks.swift` for the WhatsApp and voice ones).
-    static func callbackAuth(_ c: Configuration, publicURL: String, clock: any Clock) -> CallbackAuthenticators {
-        var auth = CallbackAuthenticators(publicURL: publicURL)
-        let g = c.channelGateways
-        let twilioToken = c.gateways.contains("twilio") ? c.twilio?.authToken : (g.twilioWhatsApp?.authToken ?? g.twilioVoice?.authToken)
-        if let token = twilioToken {
-            auth.twilio = { url, fields, signature in
-                TwilioSignature.isValid(authToken: token, url: url, fields: fields, signature: signature)
-            }
-        }
-        if let expected = c.vonage?.callbackToken, c.gateways.contains("vonage") {
-            let bytes = Array(expected.utf8)
-            auth.vonage = { presented in ConstantTime.equals(bytes, Array(presented.utf8)) }
-        }
-        addChannelCallbacks(c, to: &auth, clock: clock)
-        return auth
+    /// The vendors' status-callback routes for the configured gateways of every channel.
+    static func callbackRoutes(_ c: Configuration, receipts: DeliveryReceipts, publicURL: String, clock: any Clock) -> [any RouteCollection] {
+        c.vendors.flatMap { $0.callbackRoutes(receipts, publicURL: publicURL, clock: clock) }
     }
 }

@@ -52,4 +52,5 @@ enum KeyMaterial {
     }
 }
 
+import SettingsTable
 import VerifyCore

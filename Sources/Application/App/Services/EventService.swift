@@ -1,6 +1,7 @@
 import CurlClient
 import Foundation
 import Gateways
+import SettingsTable
 import Telemetry
 import VerifyCore
 

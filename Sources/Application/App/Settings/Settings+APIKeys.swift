@@ -1,4 +1,5 @@
 import API
+import SettingsTable
 
 /// The apiKeys section of the settings table (read by `Configuration.readAPIKeys`).
 extension Settings {

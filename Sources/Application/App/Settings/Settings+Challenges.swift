@@ -1,3 +1,4 @@
+import SettingsTable
 import VerifyCore
 
 /// The challenges section of the settings table (read by `Configuration.readChallenges`): the

@@ -1,3 +1,5 @@
+import SettingsTable
+
 /// The credentials section of the settings table (read by `Configuration.readCredentials`).
 extension Settings {
     public static let issuer = Setting<String>(

@@ -1,4 +1,5 @@
 import Gateways
+import SettingsTable
 import VerifyCore
 
 /// The events section of the settings table (read by `Configuration.readEvents`): signed

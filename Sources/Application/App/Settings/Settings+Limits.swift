@@ -1,4 +1,5 @@
 import Foundation
+import SettingsTable
 import VerifyCore
 
 /// The limits section of the settings table (read by `Configuration.readLimits`).

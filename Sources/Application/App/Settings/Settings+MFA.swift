@@ -1,3 +1,5 @@
+import SettingsTable
+
 /// The mfa section of the settings table (read by `Configuration.readMFA`).
 extension Settings {
     public static let authCoreJWKSURL = Setting<String>(

@@ -1,5 +1,6 @@
 import Foundation
 import Gateways
+import SettingsTable
 
 /// The messages section of the settings table (read by `Configuration.readMessages`).
 extension Settings {

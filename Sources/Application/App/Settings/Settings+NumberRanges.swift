@@ -1,5 +1,6 @@
 import PhoneParsing
 import Foundation
+import SettingsTable
 import VerifyCore
 
 /// Declared number ranges, part of the codes section (who may receive codes; read by

@@ -1,4 +1,5 @@
 import API
+import SettingsTable
 import Telemetry
 
 /// The operations section of the settings table (read by `Configuration.readOperations`).

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresStore
+import SettingsTable
 
 /// The server section of the settings table (read by `Configuration.readServer`).
 extension Settings {

@@ -1,4 +1,5 @@
 import Challenges
+import SettingsTable
 
 /// The captcha providers' settings (read by `Configuration.readSiteVerify`): Turnstile, hCaptcha
 /// and reCAPTCHA, each required only when listed in PHONE_VERIFY_CHALLENGE_PROVIDERS.

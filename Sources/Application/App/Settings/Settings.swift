@@ -45,3 +45,4 @@ public enum Settings {
 }
 
 import Foundation
+import SettingsTable

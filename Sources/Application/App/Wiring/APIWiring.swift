@@ -53,10 +53,8 @@ enum APIWiring {
         if let verificationAdmin { groups.append(.verificationAdmin(verificationAdmin, keys: keys)) }
         groups.append(.signingKeys(store, keys: keys, clock: clock))
         groups.append(.mfa(mfa, sessions: try SessionWiring.verifier(c, issuer: issuer, keys: keyRing, clock: clock, logger: logger), clock: clock))
-        groups.append(
-            .deliveryCallbacks(
-                DeliveryReceipts(outbox: store, clock: clock, eventRecorder: delivery.eventRecorder, sink: delivery.metrics),
-                auth: GatewayFactory.callbackAuth(c, publicURL: listener.publicURL, clock: clock)))
+        let receipts = DeliveryReceipts(outbox: store, clock: clock, eventRecorder: delivery.eventRecorder, sink: delivery.metrics)
+        groups.append(.webhooks(GatewayFactory.callbackRoutes(c, receipts: receipts, publicURL: listener.publicURL, clock: clock)))
         groups += [.openAPI(), .metrics(delivery.metrics.registry, keys: keys, needsKey: needsKey)]
         if !c.corsOrigins.isEmpty { groups += RouteGroup.cors(CORSPolicy(origins: Set(c.corsOrigins)), logger: logger) }
         groups += RouteGroup.keyThrottle(throttle, logger: logger)

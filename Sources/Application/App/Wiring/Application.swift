@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Gateways
+import SettingsTable
 import Telemetry
 import VerifyCore
 

@@ -1,6 +1,7 @@
 import API
 import PhoneParsing
 import Console
+import SettingsTable
 import Telemetry
 import VerifyCore
 

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresStore
+import SettingsTable
 import SQLiteStore
 import VerifyCore
 

@@ -31,26 +31,4 @@ public struct DeliveryReceipts: Sendable {
         }
         return applied
     }
-
-    /// Twilio `MessageStatus` → delivery status (nil for statuses that say nothing new).
-    public static func twilioStatus(_ value: String) -> DeliveryStatus? {
-        switch value {
-        case "delivered", "read": return .delivered
-        case "undelivered": return .undelivered
-        case "failed": return .failed
-        case "accepted", "queued", "sending", "sent", "scheduled": return .sent
-        default: return nil
-        }
-    }
-
-    /// Vonage delivery-receipt `status` → delivery status.
-    public static func vonageStatus(_ value: String) -> DeliveryStatus? {
-        switch value {
-        case "delivered": return .delivered
-        case "expired": return .undelivered
-        case "failed", "rejected": return .failed
-        case "accepted", "buffered": return .sent
-        default: return nil
-        }
-    }
 }
