@@ -113,6 +113,17 @@ extension SettingType where Value == [String] {
     }
 }
 
+extension SettingType where Value: RawRepresentable & CaseIterable & Sendable, Value.RawValue == String {
+    /// A case of `Value`, compared after `normalize`, listed and refused as ``oneOf(_:normalize:)``
+    /// lists and refuses its texts ("must be v2, v3 or enterprise"), so a typed setting keeps
+    /// the words operators and tests read.
+    public static func oneOf(_ type: Value.Type, normalize: @escaping @Sendable (String) -> String = { $0 }) -> Self {
+        let allowed = Value.allCases.map(\.rawValue)
+        let list = allowed.dropLast().joined(separator: ", ") + " or " + allowed[allowed.count - 1]
+        return checked(list, problem: "must be " + list) { Value(rawValue: normalize($0)) }
+    }
+}
+
 extension SettingType where Value: RawRepresentable & Sendable, Value.RawValue == String {
     /// A case of `Value`, by its raw value (case-insensitive).
     public static func choice(_ type: Value.Type) -> Self {

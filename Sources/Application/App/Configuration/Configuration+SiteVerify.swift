@@ -30,7 +30,7 @@ extension Configuration {
     /// reCAPTCHA: v2 and v3 need the secret; Enterprise the project and an API key instead. v3
     /// and Enterprise need the action (a score without one can come from any page of the site).
     private mutating func readReCaptcha(_ reader: inout SettingReader) {
-        let version = reader(Settings.recaptchaVersion).flatMap(ReCaptchaVerifier.Version.init(rawValue:)) ?? .v3
+        let version = reader.value(Settings.recaptchaVersion)
         let user = "the recaptcha challenge provider (\(version.rawValue))"
         var vendor = SiteVerifySettings.Vendor(
             siteKey: reader.required(Settings.recaptchaSiteKey, for: user) ?? "",

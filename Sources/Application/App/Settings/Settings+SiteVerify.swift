@@ -57,9 +57,9 @@ extension Settings {
         "reCAPTCHA secret key for siteverify (required by the recaptcha provider, v2 and v3)",
         secret: true)
 
-    public static let recaptchaVersion = Setting<String>(
+    public static let recaptchaVersion = Setting<ReCaptchaVerifier.Version>(
         "PHONE_VERIFY_RECAPTCHA_VERSION", .challenges,
-        .oneOf(ReCaptchaVerifier.Version.allCases.map(\.rawValue)) { $0.lowercased() }, default: "v3",
+        .oneOf(ReCaptchaVerifier.Version.self) { $0.lowercased() }, defaultsTo: .v3, shown: "v3",
         "reCAPTCHA flavour: v2 (checkbox), v3 (score) or enterprise (assessments)")
 
     public static let recaptchaMinScore = Setting<Double>(
