@@ -57,8 +57,10 @@ let package = Package(
         .target(name: "VerifyCore", dependencies: ["Encoding"], path: "Sources/Domain/VerifyCore"),
 
         // Infrastructure: implementations of the domain's protocols
-        .target(name: "SQLiteStore", dependencies: ["VerifyCore", "SQLite"], path: "Sources/Infrastructure/SQLiteStore"),
-        .target(name: "PostgresStore", dependencies: ["VerifyCore", "Postgres"], path: "Sources/Infrastructure/PostgresStore"),
+        // The stores' shared columns and row decoding (each store binds values its own way).
+        .target(name: "StoreRecords", dependencies: ["VerifyCore"], path: "Sources/Infrastructure/StoreRecords"),
+        .target(name: "SQLiteStore", dependencies: ["VerifyCore", "StoreRecords", "SQLite"], path: "Sources/Infrastructure/SQLiteStore"),
+        .target(name: "PostgresStore", dependencies: ["VerifyCore", "StoreRecords", "Postgres"], path: "Sources/Infrastructure/PostgresStore"),
         .target(
             name: "Gateways", dependencies: ["VerifyCore", "Encoding", "Telemetry", "CurlClient", "LibCrypto"],
             path: "Sources/Infrastructure/Gateways"),

@@ -1,25 +1,35 @@
 import Foundation
 import Postgres
+import StoreRecords
 import VerifyCore
 
-/// Row ↔ domain mapping for the PostgreSQL store: the same encoding as `SQLiteRows` (instants
-/// as Unix milliseconds rounded to the nearest, blobs as bytes, rate-limit logs as
-/// little-endian Int64 arrays).
-enum PostgresRows {
-    /// SQL condition: a receipt with status `new` may replace status `current` (a final state is
-    /// never replaced, "sent" never replaces "failed"; the in-memory store's rule too).
-    static func receiptReplaces(_ new: String, _ current: String) -> String {
-        "\(current) NOT IN ('delivered', 'undelivered') AND NOT (\(new) = 'sent' AND \(current) = 'failed')"
+/// A PostgreSQL row as the stores' shared decoders read it (`StoredRecords`).
+struct PostgresRecord: RecordRow {
+    let row: PostgresRow
+
+    init(_ row: PostgresRow) {
+        self.row = row
     }
 
-    static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    func text(_ column: String) -> String? { row.text(column) }
+    func int(_ column: String) -> Int64? { row.int(column) }
+    func bytes(_ column: String) -> [UInt8]? { row.bytes(column) }
+}
+
+/// Row ↔ domain mapping for the PostgreSQL store: binding values as `PostgresValue`; the columns
+/// and the decoding are the stores' shared ones (`StoredRecords`: instants as Unix milliseconds
+/// rounded to the nearest, blobs as bytes; rate-limit logs as little-endian Int64 arrays).
+enum PostgresRows {
+    static func receiptReplaces(_ new: String, _ current: String) -> String { StoredRecords.receiptReplaces(new, current) }
+
+    static func ms(_ date: Date) -> Int64 { StoredRecords.millis(date) }
     static func millis(_ date: Date) -> PostgresValue { .int(ms(date)) }
     static func millis(_ date: Date?) -> PostgresValue { date.map { millis($0) } ?? .null }
-    static func date(_ value: Int64) -> Date { Date(timeIntervalSince1970: Double(value) / 1000) }
+    static func date(_ value: Int64) -> Date { StoredRecords.date(value) }
     static func text(_ value: String?) -> PostgresValue { value.map { .text($0) } ?? .null }
     static func int(_ value: Int) -> PostgresValue { .int(Int64(value)) }
     /// A date as it comes back from the store (whole milliseconds).
-    static func stored(_ date: Date) -> Date { self.date(ms(date)) }
+    static func stored(_ date: Date) -> Date { StoredRecords.stored(date) }
 
     /// A `text[]` parameter (`$1::text[]`) in PostgreSQL's array literal syntax: every element
     /// double-quoted, with `"` and `\` escaped, so any text is carried verbatim.
@@ -39,28 +49,15 @@ enum PostgresRows {
         return .text(literal + "}")
     }
 
-    struct Corrupt: Error, CustomStringConvertible {
-        let column: String
-        var description: String { "unexpected value in column \(column)" }
-    }
+    typealias Corrupt = CorruptRecord
 
-    static func int(_ row: PostgresRow, _ column: String) throws -> Int64 {
-        guard let value = row.int(column) else { throw Corrupt(column: column) }
-        return value
-    }
+    static func int(_ row: PostgresRow, _ column: String) throws -> Int64 { try PostgresRecord(row).integer(column) }
 
-    static func string(_ row: PostgresRow, _ column: String) throws -> String {
-        guard let value = row.text(column) else { throw Corrupt(column: column) }
-        return value
-    }
+    static func string(_ row: PostgresRow, _ column: String) throws -> String { try PostgresRecord(row).string(column) }
 
     // MARK: Verifications
 
-    static let verificationColumns = """
-        id, phone_number, display, region, country_code, channel, locale, purpose, subject, session_id, status, \
-        code_hash, code_length, attempts, max_attempts, sends, max_sends, created_at, expires_at, last_sent_at, \
-        resend_available_at, approved_at
-        """
+    static let verificationColumns = StoredRecords.verificationColumns
 
     static let insertVerification =
         "INSERT INTO verifications (\(verificationColumns)) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)"
@@ -88,21 +85,7 @@ enum PostgresRows {
         ]
     }
 
-    static func verification(_ row: PostgresRow) throws -> Verification {
-        guard let purpose = Purpose(rawValue: try string(row, "purpose")) else { throw Corrupt(column: "purpose") }
-        guard let status = VerificationStatus(rawValue: try string(row, "status")) else { throw Corrupt(column: "status") }
-        return Verification(
-            id: try string(row, "id"), phoneNumber: try string(row, "phone_number"), display: try string(row, "display"),
-            region: try string(row, "region"), countryCode: Int(try int(row, "country_code")),
-            channel: try string(row, "channel"), locale: row.text("locale"), purpose: purpose,
-            subject: row.text("subject"), sessionID: row.text("session_id"), storedStatus: status,
-            codeHash: row.bytes("code_hash") ?? [], codeLength: Int(try int(row, "code_length")),
-            attempts: Int(try int(row, "attempts")), maxAttempts: Int(try int(row, "max_attempts")),
-            sends: Int(try int(row, "sends")), maxSends: Int(try int(row, "max_sends")),
-            createdAt: date(try int(row, "created_at")), expiresAt: date(try int(row, "expires_at")),
-            lastSentAt: date(try int(row, "last_sent_at")), resendAvailableAt: date(try int(row, "resend_available_at")),
-            approvedAt: row.int("approved_at").map(date))
-    }
+    static func verification(_ row: PostgresRow) throws -> Verification { try StoredRecords.verification(PostgresRecord(row)) }
 
     /// A verification as reading it back would give it (instants in whole milliseconds).
     static func stored(_ v: Verification) -> Verification {
@@ -117,10 +100,7 @@ enum PostgresRows {
 
     // MARK: Outbox
 
-    static let outboxColumns = """
-        id, verification_id, to_number, purpose, payload, status, gateway, attempts, last_error, provider_message_id, \
-        created_at, updated_at, next_attempt_at, expires_at, channel, fallback_of
-        """
+    static let outboxColumns = StoredRecords.outboxColumns
 
     static let insertMessage =
         "INSERT INTO outbox (\(outboxColumns), lease_owner, lease_until) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)"
@@ -134,21 +114,10 @@ enum PostgresRows {
         ]
     }
 
-    static func message(_ row: PostgresRow) throws -> OutboxMessage {
-        guard let purpose = Purpose(rawValue: try string(row, "purpose")) else { throw Corrupt(column: "purpose") }
-        guard let status = DeliveryStatus(rawValue: try string(row, "status")) else { throw Corrupt(column: "status") }
-        return OutboxMessage(
-            id: try string(row, "id"), verificationID: try string(row, "verification_id"), to: try string(row, "to_number"),
-            purpose: purpose, sealedPayload: row.bytes("payload") ?? [], status: status, gateway: row.text("gateway"),
-            attempts: Int(try int(row, "attempts")), lastError: row.text("last_error"),
-            providerMessageID: row.text("provider_message_id"), createdAt: date(try int(row, "created_at")),
-            updatedAt: date(try int(row, "updated_at")), nextAttemptAt: date(try int(row, "next_attempt_at")),
-            expiresAt: date(try int(row, "expires_at")), channel: Channel(rawValue: row.text("channel") ?? "") ?? .sms,
-            fallbackOf: row.text("fallback_of"))
-    }
+    static func message(_ row: PostgresRow) throws -> OutboxMessage { try StoredRecords.message(PostgresRecord(row)) }
 
     /// A message that is the verification's `delivery`: not a fallback that was never tried.
-    static let isDelivery = "(fallback_of IS NULL OR attempts > 0)"
+    static let isDelivery = StoredRecords.isDelivery
 
     static func stored(_ m: OutboxMessage) -> OutboxMessage {
         var m = m
@@ -171,14 +140,9 @@ enum PostgresRows {
 
     // MARK: Factors
 
-    static let factorColumns = "id, subject, phone_number, country_code, created_at, last_used_at, display_name"
+    static let factorColumns = StoredRecords.factorColumns
 
-    static func factor(_ row: PostgresRow) throws -> Factor {
-        Factor(
-            id: try string(row, "id"), subject: try string(row, "subject"), phoneNumber: try string(row, "phone_number"),
-            countryCode: Int(try int(row, "country_code")), createdAt: date(try int(row, "created_at")),
-            lastUsedAt: row.int("last_used_at").map(date), displayName: row.text("display_name"))
-    }
+    static func factor(_ row: PostgresRow) throws -> Factor { try StoredRecords.factor(PostgresRecord(row)) }
 
     static func stored(_ f: Factor) -> Factor {
         Factor(

@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import StoreRecords
 import VerifyCore
 
 /// `StoreTransaction` over one SQLite connection inside a write (or read) transaction.
@@ -271,11 +272,5 @@ extension SQLiteTransaction {
         try db.run("UPDATE factors SET last_used_at = ? WHERE id = ?", [SQLiteRows.millis(at), .text(id)])
     }
 
-    static func factor(_ row: Row) throws -> Factor {
-        Factor(
-            id: try SQLiteRows.string(row, "id"), subject: try SQLiteRows.string(row, "subject"),
-            phoneNumber: try SQLiteRows.string(row, "phone_number"), countryCode: Int(try SQLiteRows.int(row, "country_code")),
-            createdAt: SQLiteRows.date(try SQLiteRows.int(row, "created_at")), lastUsedAt: row.int("last_used_at").map(SQLiteRows.date),
-            displayName: row.text("display_name"))
-    }
+    static func factor(_ row: Row) throws -> Factor { try StoredRecords.factor(SQLiteRecord(row)) }
 }
