@@ -24,8 +24,12 @@ extension DeliveryWorker {
             messageID: message.id, to: message.to, display: payload.display, body: payload.body, code: payload.code,
             verificationID: message.verificationID, purpose: message.purpose, locale: payload.locale,
             expiresAt: message.expiresAt, channel: message.channel)
-        let fields = [("message_id", message.id), ("verification_id", message.verificationID),
-                      ("to", PhoneMask.mask(message.to)), ("gateway", gateway.name), ("channel", message.channel.rawValue)]
+        // Built only for a line that is written (the logger's fields are an autoclosure): at log
+        // level warning a sent message costs no masked number.
+        func fields() -> [(String, String)] {
+            [("message_id", message.id), ("verification_id", message.verificationID),
+             ("to", PhoneMask.mask(message.to)), ("gateway", gateway.name), ("channel", message.channel.rawValue)]
+        }
         // Vendors' error texts can quote the number or echo the request (with the code): they
         // reach the log and the verification's `last_error`, which API clients read.
         let clean = { (reason: String) in Redaction.scrub(reason, secrets: [payload.code, message.to]) }
@@ -36,25 +40,25 @@ extension DeliveryWorker {
             devLog?.record(DevMessage(
                 to: message.to, body: payload.body, code: payload.code, verificationID: message.verificationID,
                 purpose: message.purpose, gateway: via, sentAt: now, channel: message.channel))
-            logger.info("message sent", fields + [("via", via)])
+            logger.info("message sent", fields() + [("via", via)])
             return outcome(status, error: nil, provider: providerID, via: via)
         case .permanent(let raw), .unroutable(let raw):
             let reason = clean(raw)
-            logger.warning(kind + " failed permanently", fields + [("reason", reason)])
+            logger.warning(kind + " failed permanently", fields() + [("reason", reason)])
             return outcome(.failed, error: reason)
         case .retryable(let raw, let retryAfter):
             let reason = clean(raw)
             guard attempts < configuration.maxAttempts else {
-                logger.warning(kind + " failed after retries", fields + [("reason", reason)])
+                logger.warning(kind + " failed after retries", fields() + [("reason", reason)])
                 return outcome(.failed, error: reason)
             }
             let next = now.addingTimeInterval(max(backoff(attempt: attempts), Double(retryAfter ?? 0)))
             guard next < message.expiresAt else {
                 // A long Retry-After would keep the sealed code past its expiry for nothing.
-                logger.warning(kind + " failed: the code expires before the next try", fields + [("reason", reason)])
+                logger.warning(kind + " failed: the code expires before the next try", fields() + [("reason", reason)])
                 return outcome(.failed, error: reason + " (the code expires before the next try)")
             }
-            logger.info(kind + " will be retried", fields + [("reason", reason), ("attempt", String(attempts))])
+            logger.info(kind + " will be retried", fields() + [("reason", reason), ("attempt", String(attempts))])
             return outcome(.queued, error: reason, next: next)
         }
     }
