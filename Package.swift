@@ -153,3 +153,16 @@ let package = Package(
     // with an unsafe -std flag, which would stop this package from being used as a dependency.
     cxxLanguageStandard: .cxx17
 )
+
+// Release builds optimise across modules. The server is many small modules (the tree above), and
+// without this a generic or a small function stops being specialised or inlined at each module's
+// edge; with it a flow costs about 0.93 of the service CPU in alternating runs (docs/BENCHMARKS.md,
+// "Third round"). Debug builds (the tests) are unchanged. The client library and its example are
+// left out: other packages build them, and an unsafe flag would stop them from depending on it.
+let serverLayers = ["Application", "HTTP", "Features", "Vendors", "Infrastructure", "Domain", "Wrappers", "Support"]
+for target in package.targets where target.type == .regular || target.type == .executable {
+    guard let path = target.path,
+        serverLayers.contains(where: { path == "Sources/\($0)" || path.hasPrefix("Sources/\($0)/") })
+    else { continue }
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+}
