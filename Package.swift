@@ -156,9 +156,10 @@ let package = Package(
 
 // Release builds optimise across modules. The server is many small modules (the tree above), and
 // without this a generic or a small function stops being specialised or inlined at each module's
-// edge; with it a flow costs about 0.93 of the service CPU in alternating runs (docs/BENCHMARKS.md,
-// "Third round"). Debug builds (the tests) are unchanged. The client library and its example are
-// left out: other packages build them, and an unsafe flag would stop them from depending on it.
+// edge (docs/BENCHMARKS.md, "Third round": 0.85-0.97 of the CPU per flow in runs under load,
+// within noise on the quiet machine; no run-time cost). Debug builds (the tests) are unchanged.
+// The client library and its example are left out: other packages build them, and an unsafe
+// flag would stop them from depending on it.
 let serverLayers = ["Application", "HTTP", "Features", "Vendors", "Infrastructure", "Domain", "Wrappers", "Support"]
 for target in package.targets where target.type == .regular || target.type == .executable {
     guard let path = target.path,
