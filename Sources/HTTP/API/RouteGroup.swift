@@ -17,7 +17,7 @@ public struct RouteGroup: Sendable {
     public var routeMiddleware: [any Middleware]
     public var routes: [any RouteCollection]
 
-    /// `routes` must lie under `prefix` (checked when the API is built, in debug builds).
+    /// `routes` must lie under `prefix` (checked when the API is built).
     public init(
         _ prefix: String, middleware: [any Middleware] = [], routeMiddleware: [any Middleware] = [], routes: [any RouteCollection] = []
     ) {
@@ -31,7 +31,9 @@ public struct RouteGroup: Sendable {
     func register(in router: inout Router) {
         var own = Router()
         for collection in routes { collection.register(in: &own) }
-        assert(own.table.allSatisfy { prefix.owns($0.template) }, "a route of the group \(prefix) lies outside its prefix")
+        // A route outside its group's prefix would skip the group's middleware (its key check):
+        // refused at start-up in every build, not only in debug ones.
+        precondition(own.table.allSatisfy { prefix.owns($0.template) }, "a route of the group \(prefix) lies outside its prefix")
         router.add(own, through: routeMiddleware)
     }
 }
