@@ -108,6 +108,7 @@ let package = Package(
         // gateway) and threads for concurrency tests
         .target(name: "VerifyTesting", dependencies: ["VerifyCore", "HTTPMessages"], path: "Sources/Testing/VerifyTesting"),
         .target(name: "ThreadTesting", path: "Sources/Testing/ThreadTesting"),
+        .target(name: "VendorTesting", dependencies: ["HTTPServer", "HTTPMessages"], path: "Sources/Testing/VendorTesting"),
 
         .testTarget(name: "VerifyCoreTests", dependencies: ["VerifyCore", "VerifyTesting"]),
         .testTarget(name: "EncodingTests", dependencies: ["Encoding"]),
@@ -132,12 +133,12 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateways", "SQLiteStore", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPMessages", "CurlClient", "LibCrypto", "Telemetry",
+                "VendorTesting", "Gateways", "SQLiteStore", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPMessages", "CurlClient", "LibCrypto", "Telemetry",
             ]),
         .testTarget(
             name: "VendorsTests",
             dependencies: [
-                "Vendors", "Gateways", "API", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPMessages", "CurlClient", "LibCrypto", "Telemetry",
+                "VendorTesting", "Vendors", "Gateways", "API", "VerifyCore", "VerifyTesting", "HTTPServer", "HTTPMessages", "CurlClient", "LibCrypto", "Telemetry",
             ]),
         .testTarget(
             name: "ChallengesTests",

@@ -1,3 +1,4 @@
+import VendorTesting
 import CurlClient
 import Encoding
 import Foundation

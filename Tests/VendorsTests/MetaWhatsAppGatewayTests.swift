@@ -1,3 +1,4 @@
+import VendorTesting
 import LibCrypto
 import Foundation
 import Gateways

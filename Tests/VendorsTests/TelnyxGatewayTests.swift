@@ -1,3 +1,4 @@
+import VendorTesting
 import Foundation
 import HTTPMessages
 import SettingsTable

@@ -1,3 +1,4 @@
+import VendorTesting
 import Encoding
 import Foundation
 import Gateways

@@ -1,3 +1,4 @@
+import VendorTesting
 import Foundation
 import Gateways
 import CurlClient

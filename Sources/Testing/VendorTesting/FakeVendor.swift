@@ -2,9 +2,10 @@ import Foundation
 import HTTPServer
 import HTTPMessages
 
-/// A vendor API on a real port of 127.0.0.1 that records requests and answers as told.
-final class FakeVendor: HTTPResponder, @unchecked Sendable {
-    enum Mode: Sendable {
+/// A vendor API on a real port of 127.0.0.1 that records requests and answers as told: shared by
+/// the gateway tests and each vendor's tests (GatewayTests, VendorsTests).
+public final class FakeVendor: HTTPResponder, @unchecked Sendable {
+    public enum Mode: Sendable {
         case reply(Int, String, [(String, String)])
         case sleep(Double)
     }
@@ -15,36 +16,36 @@ final class FakeVendor: HTTPResponder, @unchecked Sendable {
     private var recorded: [HTTPRequest] = []
     private var server: HTTPServer!
 
-    init(_ fallback: Mode) throws {
+    public init(_ fallback: Mode) throws {
         self.fallback = fallback
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadPoolSize: 4), responder: self)
         try server.start()
     }
 
-    var base: String { "http://127.0.0.1:\(server.port)" }
+    public var base: String { "http://127.0.0.1:\(server.port)" }
 
     /// Answers the next requests with these modes, then with the fallback.
-    func script(_ next: [Mode]) {
+    public func script(_ next: [Mode]) {
         lock.lock()
         modes = next
         lock.unlock()
     }
 
-    func setFallback(_ mode: Mode) {
+    public func setFallback(_ mode: Mode) {
         lock.lock()
         fallback = mode
         lock.unlock()
     }
 
-    var requests: [HTTPRequest] {
+    public var requests: [HTTPRequest] {
         lock.lock()
         defer { lock.unlock() }
         return recorded
     }
 
-    func stop() { server.shutdown(graceSeconds: 1) }
+    public func stop() { server.shutdown(graceSeconds: 1) }
 
-    func respond(to request: HTTPRequest) -> HTTPResponse {
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
         lock.lock()
         recorded.append(request)
         let mode = modes.isEmpty ? fallback : modes.removeFirst()
@@ -62,7 +63,7 @@ final class FakeVendor: HTTPResponder, @unchecked Sendable {
 }
 
 /// A port on 127.0.0.1 where nothing listens.
-func closedPort() -> Int {
+public func closedPort() -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var addr = sockaddr_in()
     addr.sin_family = sa_family_t(AF_INET)
@@ -75,7 +76,7 @@ func closedPort() -> Int {
     return Int(UInt16(bigEndian: addr.sin_port))
 }
 
-func formFields(_ request: HTTPRequest) -> [String: String] {
+public func formFields(_ request: HTTPRequest) -> [String: String] {
     var fields: [String: String] = [:]
     for pair in String(decoding: request.body, as: UTF8.self).split(separator: "&") {
         let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
