@@ -23,7 +23,7 @@ struct TwilioCompatHarness {
     /// the server's (its `channels` say which `Channel`s are enabled).
     init(
         compat: Bool = true, store: Bool = true, protection: AbuseProtection = .off, compatStore: (any TwilioCompatStore)? = nil,
-        customCodeAccounts: Set<String> = [account], policy: VerificationPolicy = VerificationPolicy()
+        customCodeAccounts: Set<String> = [account], policy: VerificationPolicy = VerificationPolicy(), throttle: Bool = false
     ) {
         t = TestService(policy: policy, protection: protection)
         let logger = Logger(handler: logs, minimumLevel: .debug)
@@ -39,7 +39,8 @@ struct TwilioCompatHarness {
                     ? TwilioCompatService(verifications: t.service, store: compatStore ?? t.store, customCodeAccounts: customCodeAccounts)
                     : nil,
                 baseURL: "https://verify.example.com/")
-            groups.append(TwilioCompatFeature(compat, logger: logger).group)
+            let guesses = throttle ? AuthThrottle(store: t.store, clock: t.clock) : nil
+            groups.append(TwilioCompatFeature(compat, logger: logger, throttle: guesses).group)
         }
         api = APIResponder(APIDependencies(random: t.random, logger: logger, groups: groups))
     }
@@ -59,7 +60,7 @@ struct TwilioCompatHarness {
     @discardableResult
     func call(
         _ method: String, _ path: String, form: [(String, String)]? = nil, query: [String: String] = [:],
-        auth: String? = basic(account, token), contentType: String = "application/x-www-form-urlencoded"
+        auth: String? = basic(account, token), contentType: String = "application/x-www-form-urlencoded", peer: String = "10.0.0.1"
     ) -> Reply {
         var headers = HTTPHeaders()
         if let auth { headers.set("Authorization", auth) }
@@ -70,7 +71,7 @@ struct TwilioCompatHarness {
             allowed.insert(charactersIn: "-._~")
             body = Array(form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)" }.joined(separator: "&").utf8)
         }
-        let response = api.respond(to: HTTPRequest(method: method, path: path, query: query, headers: headers, body: body, remoteAddress: "10.0.0.1"))
+        let response = api.respond(to: HTTPRequest(method: method, path: path, query: query, headers: headers, body: body, remoteAddress: peer))
         let bytes = response.bodyBytes
         return Reply(status: response.status, headers: response.headers, json: bytes.isEmpty ? .null : ((try? JSONValue.parse(bytes)) ?? .null))
     }

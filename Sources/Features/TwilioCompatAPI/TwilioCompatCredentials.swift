@@ -97,6 +97,19 @@ public struct TwilioCompatCredentials: Sendable {
         return account
     }
 
+    /// The user name an `Authorization: Basic …` header claims when it has a SID's shape (`AC…`,
+    /// `SK…`), else `?`. The throttle of wrong credentials counts per client address and claimed
+    /// user (docs/TWILIO_COMPAT.md): tenants that share an egress address (a PaaS's NAT) are not
+    /// slowed by each other's or a stranger's failures, only the account being guessed is.
+    public static func claimedUser(_ authorization: String?) -> String {
+        guard let authorization, authorization.count > 6, authorization.prefix(6).lowercased() == "basic ",
+            let decoded = Base64.decode(authorization.dropFirst(6).trimmingCharacters(in: .whitespaces)),
+            let colon = decoded.firstIndex(of: UInt8(ascii: ":"))
+        else { return "?" }
+        let user = String(decoding: decoded[decoded.startIndex..<colon], as: UTF8.self)
+        return isSID(user, prefix: "AC") || isSID(user, prefix: "SK") ? user : "?"
+    }
+
     /// Whether two byte strings are equal, in time that depends only on their lengths.
     static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)

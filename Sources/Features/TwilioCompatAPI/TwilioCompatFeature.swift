@@ -1,4 +1,5 @@
 import API
+import VerifyCore
 import Telemetry
 
 /// The Twilio Verify v2-compatible API (docs/TWILIO_COMPAT.md) as one route group: the `/v2`
@@ -7,14 +8,27 @@ import Telemetry
 public struct TwilioCompatFeature: Sendable {
     let dependencies: TwilioCompatDependencies
     let logger: Logger
+    /// Slows down guessed credentials (401s) per client address, as the native API's keys are.
+    let throttle: AuthThrottle?
 
-    public init(_ dependencies: TwilioCompatDependencies, logger: Logger) {
+    public init(_ dependencies: TwilioCompatDependencies, logger: Logger, throttle: AuthThrottle? = nil) {
         self.dependencies = dependencies
         self.logger = logger
+        self.throttle = throttle
     }
 
-    /// The group for ``APIDependencies/groups``.
+    /// The group for ``APIDependencies/groups``. The throttle runs inside Twilio's error shape, so
+    /// its 429 reads as Twilio's (20429, with `Retry-After`).
     public var group: RouteGroup {
-        RouteGroup("/v2", middleware: [TwilioCompatMiddleware()], routes: [TwilioCompatRoutes(dependencies: dependencies, logger: logger)])
+        let guarded = throttle.map {
+            [
+                AuthThrottleMiddleware(
+                    $0, logger: logger, counting: .basicCredentials,
+                    partition: { TwilioCompatCredentials.claimedUser($0.headers["Authorization"]) })
+            ]
+        } ?? []
+        return RouteGroup(
+            "/v2", middleware: [TwilioCompatMiddleware()] + guarded,
+            routes: [TwilioCompatRoutes(dependencies: dependencies, logger: logger)])
     }
 }

@@ -17,6 +17,9 @@ struct TwilioCompatMiddleware: Middleware {
             var error = TwilioCompatError(405, 20004, "Method not allowed")
             error.headers.set("Allow", allowed.joined(separator: ", "))
             return error.response
+        } catch let error as VerifyError {
+            // The group's own middleware (the credentials throttle) refuses in Twilio's shape too.
+            return TwilioCompatError.from(error, path: request.path, operation: .other).response
         }
     }
 

@@ -5,8 +5,8 @@ import VerifyCore
 /// Slows down key guessing (docs/OPERATIONS.md, "Sign-in throttle"): a console sign-in answered
 /// 401, or a bearer key refused as unknown, counts as a failure of the client's IP. It is the
 /// middleware of the groups that take keys (``RouteGroup/keyThrottle(_:logger:)``: `/v1/admin`,
-/// `/v1/credentials/introspect`, `/metrics`) and of the console's sign-in, so it sees only their
-/// requests. Past the free failures, the client's next attempts get 429 `rate_limited` with a
+/// `/v1/credentials/introspect`, `/metrics`), of the console's sign-in and of the
+/// Twilio-compatible `/v2` (Basic credentials refused with 401), so it sees only their requests. Past the free failures, the client's next attempts get 429 `rate_limited` with a
 /// truthful `Retry-After` until its wait is over — valid keys included, or the throttle would
 /// still let guesses through. Other clients are never affected.
 public struct AuthThrottleMiddleware: Middleware {
@@ -16,29 +16,47 @@ public struct AuthThrottleMiddleware: Middleware {
         case bearerKey
         /// A `POST` of the sign-in form.
         case signIn
+        /// HTTP Basic credentials (the Twilio-compatible `/v2`: account SID and auth token). Its
+        /// requests are the API's traffic, not an operator's: the store is read only for a client
+        /// that failed on this replica lately (``RecentFailures``).
+        case basicCredentials
     }
 
     let throttle: AuthThrottle
     let logger: Logger
     let attempt: Attempt
+    /// Only for ``Attempt/basicCredentials``.
+    let recent: RecentFailures?
+    /// Counts failures per address and this part of the request (the user a Basic header claims),
+    /// not per address alone; nil: per address.
+    let partition: (@Sendable (HTTPRequest) -> String)?
 
-    public init(_ throttle: AuthThrottle, logger: Logger, counting attempt: Attempt = .bearerKey) {
+    public init(
+        _ throttle: AuthThrottle, logger: Logger, counting attempt: Attempt = .bearerKey,
+        partition: (@Sendable (HTTPRequest) -> String)? = nil
+    ) {
         self.throttle = throttle
         self.logger = logger
         self.attempt = attempt
+        self.partition = partition
+        self.recent = attempt == .basicCredentials
+            ? RecentFailures(clock: throttle.clock, window: Double(throttle.policy.window)) : nil
     }
 
     func isAttempt(_ request: HTTPRequest) -> Bool {
         switch attempt {
         case .bearerKey: return APIKeyring.bearer(request) != nil
         case .signIn: return request.method == "POST"
+        case .basicCredentials:
+            guard let value = request.headers["Authorization"], value.utf8.count >= 6 else { return false }
+            return value.prefix(6).lowercased() == "basic "
         }
     }
 
     public func respond(to request: HTTPRequest, context: inout RouteContext, next: NextResponder) throws -> HTTPResponse {
         guard isAttempt(request) else { return try next(request, &context) }
-        let client = context.clientIP
-        if let wait = try throttle.wait(client: client) {
+        let client = partition.map { context.clientIP + "|" + $0(request) } ?? context.clientIP
+        if recent?.contains(client) != false, let wait = try throttle.wait(client: client) {
             throw VerifyError(
                 .rateLimited, "too many failed sign-ins or API keys from this address; try again in \(wait) s",
                 details: ["scope": "auth"], retryAfter: wait)
@@ -54,6 +72,7 @@ public struct AuthThrottleMiddleware: Middleware {
     }
 
     private func fail(_ client: String, _ context: RouteContext) {
+        recent?.insert(client)
         do {
             if let wait = try throttle.recordFailure(client: client) {
                 logger.warning("authentication failures throttled", [("client", client), ("wait_seconds", String(wait)), ("request_id", context.requestID)])

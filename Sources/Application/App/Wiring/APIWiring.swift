@@ -58,7 +58,9 @@ enum APIWiring {
         groups += [.openAPI(), .metrics(delivery.metrics.registry, keys: keys, needsKey: needsKey)]
         if !c.corsOrigins.isEmpty { groups += RouteGroup.cors(CORSPolicy(origins: Set(c.corsOrigins)), logger: logger) }
         groups += RouteGroup.keyThrottle(throttle, logger: logger)
-        if let compat = twilioCompat(c, store: opened, service: service, baseURL: listener.publicURL, logger: logger) { groups.append(compat) }
+        if let compat = twilioCompat(c, store: opened, service: service, baseURL: listener.publicURL, throttle: throttle, logger: logger) {
+            groups.append(compat)
+        }
         if let inbox = delivery.devInbox {
             groups.append(DevInboxFeature(messages: inbox, service: service, random: random, access: DevAccess(exposed: c.devExpose)).group)
         }
@@ -107,7 +109,8 @@ enum APIWiring {
 
     /// The Twilio-compatible API (docs/TWILIO_COMPAT.md) when its credentials are set.
     static func twilioCompat(
-        _ c: Configuration, store opened: StoreService, service: VerificationService, baseURL: String, logger: Logger
+        _ c: Configuration, store opened: StoreService, service: VerificationService, baseURL: String, throttle: AuthThrottle,
+        logger: Logger
     ) -> RouteGroup? {
         guard let credentials = c.twilioCompatCredentials else { return nil }
         let store = opened.store
@@ -123,6 +126,6 @@ enum APIWiring {
                 TwilioCompatService(verifications: service, store: $0, customCodeAccounts: c.twilioCompatCustomCodeAccounts)
             },
             baseURL: baseURL)
-        return TwilioCompatFeature(compat, logger: logger).group
+        return TwilioCompatFeature(compat, logger: logger, throttle: throttle).group
     }
 }

@@ -12,7 +12,7 @@ public struct AuthThrottle: Sendable {
     public static let defaultPolicy = LockoutPolicy(freeFailures: 5, window: 3600, initialBackoff: 1, maxBackoff: 300)
 
     let store: any VerificationStore
-    let clock: any Clock
+    public let clock: any Clock
     public let policy: LockoutPolicy
 
     public init(store: any VerificationStore, clock: any Clock, policy: LockoutPolicy = AuthThrottle.defaultPolicy) {
