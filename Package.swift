@@ -109,6 +109,9 @@ let package = Package(
         .target(name: "VerifyTesting", dependencies: ["VerifyCore", "HTTPMessages"], path: "Sources/Testing/VerifyTesting"),
         .target(name: "ThreadTesting", path: "Sources/Testing/ThreadTesting"),
         .target(name: "VendorTesting", dependencies: ["HTTPServer", "HTTPMessages"], path: "Sources/Testing/VendorTesting"),
+        // Counts a thread's heap allocations (it interposes malloc in the test executable): the
+        // allocation budget of a start, a check and a resend (docs/BENCHMARKS.md, "Statement budget").
+        .target(name: "AllocationCounting", path: "Sources/Testing/AllocationCounting"),
 
         .testTarget(name: "VerifyCoreTests", dependencies: ["VerifyCore", "VerifyTesting"]),
         .testTarget(name: "EncodingTests", dependencies: ["Encoding"]),
@@ -123,7 +126,7 @@ let package = Package(
         .testTarget(name: "CurlClientTests", dependencies: ["ThreadTesting", "CurlClient", "HTTPServer", "HTTPMessages"]),
         .testTarget(name: "PostgresTests", dependencies: ["ThreadTesting", "Postgres"]),
         .testTarget(
-            name: "StoreContractTests", dependencies: ["SQLiteStore", "SQLite", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
+            name: "StoreContractTests", dependencies: ["AllocationCounting", "SQLiteStore", "SQLite", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
         .testTarget(name: "PostgresStoreTests", dependencies: ["ThreadTesting", "PostgresStore", "Postgres", "VerifyCore", "VerifyTesting"]),
         .testTarget(
             name: "CredentialsTests",
