@@ -38,6 +38,21 @@ import VerifyTesting
         #expect(TwilioCompatCredentials.claimedUser(nil) == "?")
     }
 
+    @Test func anAddressThatNeverFailedHereCostsNoStoreRead() {
+        let h = H(throttle: true)
+        let service = h.createService()
+        func readsOfOneRequest() -> Int {
+            let before = h.t.store.reads
+            #expect(h.call("GET", "/v2/Services/\(service)", peer: "198.51.100.7").status == 200)
+            return h.t.store.reads - before
+        }
+        let clean = readsOfOneRequest()
+        #expect(readsOfOneRequest() == clean)
+        // After a failure, that address's requests also read the shared failure log: one more.
+        #expect(h.call("GET", "/v2/Services/\(service)", auth: H.basic(H.account, "wrong-token-0000000000"), peer: "198.51.100.7").status == 401)
+        #expect(readsOfOneRequest() == clean + 1)
+    }
+
     @Test func requestsWithoutBasicCredentialsAreNotAttempts() {
         let h = H(throttle: true)
         for _ in 0..<8 {

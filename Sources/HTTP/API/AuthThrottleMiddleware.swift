@@ -55,24 +55,27 @@ public struct AuthThrottleMiddleware: Middleware {
 
     public func respond(to request: HTTPRequest, context: inout RouteContext, next: NextResponder) throws -> HTTPResponse {
         guard isAttempt(request) else { return try next(request, &context) }
-        let client = partition.map { context.clientIP + "|" + $0(request) } ?? context.clientIP
-        if recent?.contains(client) != false, let wait = try throttle.wait(client: client) {
+        let address = context.clientIP
+        // The counted key (address, or address and partition): built only when it is read or
+        // written, so a clean client of `/v2` pays no decoding of its credentials here.
+        func key() -> String { partition.map { address + "|" + $0(request) } ?? address }
+        if recent?.contains(address) != false, let wait = try throttle.wait(client: key()) {
             throw VerifyError(
                 .rateLimited, "too many failed sign-ins or API keys from this address; try again in \(wait) s",
                 details: ["scope": "auth"], retryAfter: wait)
         }
         do {
             let response = try next(request, &context)
-            if response.status == 401 { fail(client, context) }
+            if response.status == 401 { fail(key(), address: address, context) }
             return response
         } catch let error as VerifyError where error.code == .unauthenticated {
-            fail(client, context)
+            fail(key(), address: address, context)
             throw error
         }
     }
 
-    private func fail(_ client: String, _ context: RouteContext) {
-        recent?.insert(client)
+    private func fail(_ client: String, address: String, _ context: RouteContext) {
+        recent?.insert(address)
         do {
             if let wait = try throttle.recordFailure(client: client) {
                 logger.warning("authentication failures throttled", [("client", client), ("wait_seconds", String(wait)), ("request_id", context.requestID)])

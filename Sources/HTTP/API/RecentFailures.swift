@@ -2,11 +2,12 @@ import Foundation
 import Synchronization
 import VerifyCore
 
-/// The clients that failed authentication on this replica lately: a throttle consulted on every
-/// request of a busy API (the Twilio-compatible `/v2`) reads the store only for them, so a client
-/// that never failed here costs no read (docs/OPERATIONS.md, "Sign-in throttle"). A client
-/// remembered nowhere is read again after its first failure on a replica, so across replicas a
-/// guesser gets at most one unthrottled failure per replica before the shared log stops it.
+/// The client addresses that failed authentication on this replica lately: a throttle consulted
+/// on every request of a busy API (the Twilio-compatible `/v2`) reads the store only for them, so
+/// an address that never failed here costs no read (docs/OPERATIONS.md, "Sign-in throttle"). An
+/// address remembered nowhere is read again after its first failure on a replica, so across
+/// replicas a guesser gets at most one unthrottled failure per replica before the shared log
+/// stops it.
 ///
 /// Bounded: past `capacity` clients the expired ones go, and if that frees nothing all do (each is
 /// then read from the store again after its next failure: the throttle stays exact, only its
@@ -23,7 +24,7 @@ final class RecentFailures: Sendable {
         self.capacity = capacity
     }
 
-    /// Whether `client` failed here within the window.
+    /// Whether `client` (an address) failed here within the window.
     func contains(_ client: String) -> Bool {
         let now = clock.now()
         return remembered.withLock { $0[client].map { $0 > now } ?? false }

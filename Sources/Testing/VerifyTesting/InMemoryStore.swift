@@ -3,10 +3,10 @@ import VerifyCore
 
 /// An in-memory store for domain unit tests: writes are serialised and atomic (a body that
 /// throws leaves nothing behind), like the real stores.
-/// `@unchecked Sendable`: `state` and `commits` change only under `lock`; tests read `commits`
+/// `@unchecked Sendable`: `state`, `commits` and `reads` change only under `lock`; tests read `commits`
 /// after the writes they count have returned.
 public final class InMemoryStore: VerificationStore, OutboxStore, EventOutboxStore, CredentialRedemptionStore, @unchecked Sendable {
-    // @unchecked: `state` and `commits` are only touched with `lock` held; a transaction works on its own copy.
+    // @unchecked: `state`, `commits` and `reads` are only touched with `lock` held; a transaction works on its own copy.
     struct State {
         var verifications: [String: Verification] = [:]
         var messages: [OutboxMessage] = []
@@ -32,6 +32,8 @@ public final class InMemoryStore: VerificationStore, OutboxStore, EventOutboxSto
     private var state = State()
     /// Number of committed write transactions.
     public private(set) var commits = 0
+    /// Read transactions (`read`), for tests of what a request reads.
+    public private(set) var reads = 0
 
     public init() {}
 
@@ -112,6 +114,7 @@ public final class InMemoryStore: VerificationStore, OutboxStore, EventOutboxSto
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) throws -> T {
         lock.lock()
         let snapshot = state
+        reads += 1
         lock.unlock()
         return try body(Transaction(snapshot))
     }
